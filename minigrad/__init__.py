@@ -1,0 +1,80 @@
+"""minigrad: PyTorch's tensors and autograd, small enough to read.
+
+``import minigrad as torch`` runs PyTorch's autograd examples unchanged::
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> a = torch.tensor(4.0, requires_grad=True)
+    >>> z = a * x + 5
+    >>> z.backward()
+    >>> x.grad, a.grad
+    (tensor(4.), tensor(3.))
+"""
+
+from . import autograd, cuda
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .backend import device
+from .dtypes import (
+    bool,
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
+from .factories import (
+    BoolTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randint,
+    randn,
+    randperm,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from .functions import *  # noqa: F403 - every differentiable function, PyTorch-style
+from .functions import broadcast_shapes
+from .tensor import Size, Tensor
+
+float = float32  # noqa: A001 - PyTorch's aliases
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj) -> "builtins.bool":  # noqa: F821
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> "builtins.int":  # noqa: F821
+    return input.numel()
+
+
+from . import nn, optim  # noqa: E402  (nn and optim build on everything above)

@@ -1,0 +1,337 @@
+"""The backward engine: walks the graph from the roots to the leaves, without recursion.
+
+1. Count, for every node reachable from the roots, how many edges lead into it (an explicit
+   stack, not recursion, so a chain of a million operations is fine).
+2. Start with the roots' gradients. A node runs once every edge into it has delivered its
+   gradient (gradients arriving along several paths are summed first). Among ready nodes the
+   most recently created runs first, which is the order PyTorch uses on the CPU.
+3. A node's gradient buffer is dropped as soon as it has run, and its saved tensors are freed
+   unless ``retain_graph`` is set.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from .grad_mode import set_grad_enabled
+from .graph import AccumulateGrad, Node, gradient_edge
+
+if TYPE_CHECKING:
+    from ..tensor import Tensor
+
+
+def _as_tuple(x) -> tuple:
+    from ..tensor import Tensor
+
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
+    """Check or create the gradient that starts backward at each output."""
+    from ..tensor import Tensor, ones_like_tensor
+
+    result = []
+    for out, grad in zip(outputs, grads):
+        if grad is None:
+            if out.numel() != 1:
+                raise RuntimeError(
+                    "grad can be implicitly created only for scalar outputs. This tensor has "
+                    f"shape {list(out.shape)}: pass a gradient of that shape, e.g. "
+                    "out.backward(torch.ones_like(out)), or reduce it first (out.sum().backward())."
+                )
+            if not out.dtype.is_floating_point:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {out.dtype}"
+                )
+            grad = ones_like_tensor(out)
+        else:
+            if not isinstance(grad, Tensor):
+                raise TypeError(
+                    f"gradient must be a Tensor or None, got {type(grad).__name__}; "
+                    "wrap it with torch.tensor(...)"
+                )
+            if grad.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[0] has a shape of {grad.shape} and "
+                    f"output[0] has a shape of {out.shape}. The gradient passed to backward must "
+                    "have the shape of the tensor backward is called on."
+                )
+            if grad.device != out.device:
+                raise RuntimeError(
+                    f"Expected all tensors to be on the same device: the gradient is on "
+                    f"{grad.device} but the output is on {out.device}"
+                )
+        result.append(grad)
+    return result
+
+
+def _check_outputs(outputs: Sequence[Tensor]) -> None:
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(
+                f"element {i} of tensors does not require grad and does not have a grad_fn. "
+                "Nothing recorded how it was computed: set requires_grad=True on the inputs "
+                "before computing it, and make sure it was not computed under torch.no_grad()."
+            )
+
+
+def _dependencies(roots: Iterable[Node]) -> dict[Node, int]:
+    """How many edges lead into each node reachable from ``roots``."""
+    deps: dict[Node, int] = {}
+    stack = [n for n in roots if n is not None]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
+    """The nodes that lie on some path from ``roots`` to one of ``targets``."""
+    order, stack, seen = [], list(roots), set(roots)
+    while stack:  # iterative DFS recording a post-order
+        node = stack[-1]
+        pushed = False
+        for nxt, _ in node.next_functions:
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+                pushed = True
+                break
+        if not pushed:
+            order.append(stack.pop())
+    needed: set[Node] = set()
+    for node in order:  # children come before parents in a post-order
+        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
+def run_backward(
+    outputs: Sequence[Tensor],
+    grad_outputs: Sequence[Tensor],
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: Sequence[Tensor] = (),
+    accumulate: bool = True,
+    observer=None,
+) -> list:
+    """Propagate ``grad_outputs`` from ``outputs`` through the graph.
+
+    With ``accumulate`` (``backward``) leaves get ``.grad``; when ``inputs`` are given only they
+    do. Without it (``autograd.grad``) the gradients reaching ``inputs`` are returned instead.
+    ``observer``, if given, is told about each step (used by ``minigrad.viz.trace_backward``).
+    """
+    roots = [out.grad_fn or gradient_edge(out)[0] for out in outputs]
+    buffers: dict[Node, list] = {}
+    for out, root, grad in zip(outputs, roots, grad_outputs):
+        _add_to_buffer(buffers, root, out._output_nr if out.grad_fn else 0, grad)
+
+    # Where gradients are captured (autograd.grad) or which leaves accumulate (backward(inputs=)).
+    capture: dict[tuple[Node, int], list[int]] = {}
+    for i, t in enumerate(inputs):
+        edge = gradient_edge(t)
+        if edge[0] is None:
+            raise RuntimeError(
+                f"One of the differentiated Tensors (input {i}) does not require grad; "
+                "set requires_grad=True on it before the forward pass."
+            )
+        capture.setdefault(edge, []).append(i)
+    captured: list = [None] * len(inputs)
+    runs = needed = None  # None: every reachable node runs
+    if inputs:
+        targets = {edge[0] for edge in capture}
+        needed = _needed(list(dict.fromkeys(roots)), targets)
+        runs = {n for n in needed if any(c in needed for c, _ in n.next_functions)}
+        if accumulate:
+            runs |= {n for n in targets if isinstance(n, AccumulateGrad)}
+    elif not accumulate:
+        raise RuntimeError("grad requires non-empty inputs.")
+
+    deps = _dependencies(dict.fromkeys(roots))
+    ready = [(-r._sequence_nr, id(r), r) for r in dict.fromkeys(roots) if deps.get(r, 0) == 0]
+    heapq.heapify(ready)
+
+    with set_grad_enabled(create_graph):
+        while ready:
+            _, _, node = heapq.heappop(ready)
+            grads = buffers.pop(node, None)
+            if grads is not None:
+                grads = _call_tensor_hooks(node, grads)
+                for nr, grad in enumerate(grads):
+                    for i in capture.get((node, nr), ()):
+                        captured[i] = grad
+                        if accumulate and not isinstance(node, AccumulateGrad):
+                            _accumulate_into_nonleaf(inputs[i], grad, create_graph)
+                if runs is None or node in runs:
+                    if observer is not None:
+                        observer.before(node, grads)
+                    grad_inputs = _call_node(node, grads, create_graph)
+                    if observer is not None:
+                        observer.after(node, grads, grad_inputs)
+                    if not retain_graph:
+                        node.release()
+                    for (nxt, nr), g in zip(node.next_functions, grad_inputs):
+                        if nxt is not None and g is not None and (needed is None or nxt in needed):
+                            _add_to_buffer(buffers, nxt, nr, g)
+            for nxt, _ in node.next_functions:
+                if nxt is not None:
+                    deps[nxt] -= 1
+                    if deps[nxt] == 0:
+                        heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+    return captured
+
+
+def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
+    slots = buffers.get(node)
+    if slots is None:
+        slots = buffers[node] = [None] * max(1, nr + 1)
+    elif len(slots) <= nr:
+        slots.extend([None] * (nr + 1 - len(slots)))
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad  # paths that meet are summed
+
+
+def _call_tensor_hooks(node: Node, grads: list) -> list:
+    """Tensor hooks in registration order, then retain_grad (which sees their result)."""
+    grads = list(grads)
+    for nr, grad in enumerate(grads):
+        if grad is None:
+            continue
+        for hook in tuple(node.tensor_hooks(nr)):
+            new = hook(grad)
+            if new is not None:
+                _check_hook_result(new, grad, hook)
+                grad = new
+        retained = node.retained_tensor(nr)
+        if retained is not None:
+            _accumulate_into_nonleaf(retained, grad, False)
+        grads[nr] = grad
+    for hook in tuple(node._pre_hooks.values()):
+        new = hook(tuple(grads))
+        if new is not None:
+            grads = list(new)
+    return grads
+
+
+def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
+    grad_inputs = node.apply(grads, create_graph)
+    for hook in tuple(node._post_hooks.values()):
+        new = hook(grad_inputs, tuple(grads))
+        if new is not None:
+            grad_inputs = tuple(new)
+    return grad_inputs
+
+
+def _check_hook_result(new, old, hook) -> None:
+    from ..tensor import Tensor
+
+    name = getattr(hook, "__name__", repr(hook))
+    if not isinstance(new, Tensor):
+        raise TypeError(
+            f"hook '{name}' returned a {type(new).__name__}; a tensor hook must return a Tensor "
+            "or None"
+        )
+    if new.shape != old.shape:
+        raise RuntimeError(
+            f"hook '{name}' has changed the size of value: expected {old.shape} but got "
+            f"{new.shape}. A hook must return a gradient of the same shape as the one it got."
+        )
+
+
+def _accumulate_into_nonleaf(tensor: Tensor, grad: Tensor, create_graph: bool) -> None:
+    if tensor._grad is None:
+        tensor._grad = grad if create_graph else grad.detach().clone()
+    else:
+        tensor._grad = tensor._grad + grad if create_graph else tensor._grad + grad.detach()
+
+
+def backward(
+    tensors,
+    grad_tensors=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    inputs=None,
+) -> None:
+    """Accumulate into ``.grad`` of the leaves the gradient of ``tensors`` (``torch.autograd.backward``).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> torch.autograd.backward((x * x).sum())
+    >>> x.grad
+    tensor([2., 4.])
+    """
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(grads)} gradients for {len(tensors)} tensors")
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    _check_outputs(tensors)
+    grads = _make_grads(tensors, grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    run_backward(tensors, grads, retain_graph, create_graph, inputs or (), accumulate=True)
+
+
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph: bool | None = None,
+    create_graph: bool = False,
+    allow_unused: bool | None = None,
+    materialize_grads: bool = False,
+) -> tuple:
+    """The gradients of ``outputs`` with respect to ``inputs``, returned as a tuple (``.grad`` is
+    not touched). Several outputs are summed.
+
+    >>> import minigrad as torch
+    >>> t = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
+    >>> torch.autograd.grad(t.pow(2).sum(), t)
+    (tensor([2., 4., 8.]),)
+    """
+    from ..tensor import Tensor, zeros_like_tensor
+
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if not inputs:
+        raise RuntimeError("grad requires non-empty inputs.")
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"inputs must be Tensors, got {type(t).__name__}")
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(
+            f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs"
+        )
+    _check_outputs(outputs)
+    grads = _make_grads(outputs, grads)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    result = run_backward(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
+    for i, g in enumerate(result):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError(
+                    f"One of the differentiated Tensors (input {i}) appears to not have been used "
+                    "in the graph. Set allow_unused=True if this is the desired behavior."
+                )
+            if materialize_grads:
+                result[i] = zeros_like_tensor(inputs[i])
+    return tuple(result)

@@ -1,0 +1,94 @@
+"""Grad mode: whether operations are recorded for backward.
+
+Each class works as a context manager and as a decorator, and restores the previous mode
+even when the body raises, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+
+_state = threading.local()
+
+
+def is_grad_enabled() -> bool:
+    """True when new operations are recorded in the graph."""
+    return getattr(_state, "enabled", True)
+
+
+def _set(mode: bool) -> None:
+    _state.enabled = bool(mode)
+
+
+class _GradMode:
+    """Shared machinery: subclasses set ``mode``; entering switches to it, leaving restores."""
+
+    mode = True
+
+    def __enter__(self) -> None:
+        self.prev = is_grad_enabled()
+        _set(self.mode)
+
+    def __exit__(self, *exc) -> None:
+        _set(self.prev)
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with type(self)():  # a fresh instance per call, so recursion and threads are safe
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradMode):  # noqa: N801 - PyTorch's name
+    """Stop recording: results are leaves without ``grad_fn``.
+
+    >>> import minigrad as torch
+    >>> w = torch.tensor(1.0, requires_grad=True)
+    >>> with torch.no_grad():
+    ...     y = w * 2
+    >>> y.requires_grad, y.grad_fn
+    (False, None)
+    """
+
+    mode = False
+
+    def __new__(cls, orig_func=None):
+        self = super().__new__(cls)
+        # ``@no_grad`` without parentheses passes the function straight here.
+        return self(orig_func) if callable(orig_func) else self
+
+    def __init__(self, orig_func=None):
+        pass
+
+
+class enable_grad(no_grad):  # noqa: N801
+    """Record operations again, e.g. inside a ``no_grad`` block."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradMode):  # noqa: N801
+    """Switch recording on or off: ``set_grad_enabled(False)`` as a call, a context manager or a
+    decorator. As a call it takes effect at once (like PyTorch)."""
+
+    def __init__(self, mode: bool):
+        self.prev = is_grad_enabled()
+        self.mode = bool(mode)
+        _set(self.mode)
+
+    def __enter__(self) -> None:
+        pass  # already switched in __init__
+
+    def __call__(self, func):
+        _set(self.prev)  # used as a decorator: undo the switch made by __init__
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+
+        return wrapper

@@ -1,0 +1,148 @@
+"""Check analytical gradients against finite differences, as ``torch.autograd.gradcheck`` does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .. import backend
+from .grad_mode import no_grad
+from .engine import grad as _grad
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck/gradgradcheck when gradients disagree."""
+
+
+def _as_tuple(x):
+    from ..tensor import Tensor
+
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _differentiable(inputs):
+    return [t for t in inputs if getattr(t, "requires_grad", False)]
+
+
+def _outputs(func, inputs):
+    return _as_tuple(func(*inputs))
+
+
+def _numerical_jacobian(func, inputs, target, output_index, eps):
+    """d output / d target by central differences, one column per element of ``target``."""
+    xp = backend.xp(target.device)
+    flat = target._data.reshape(-1)  # a view: writing it perturbs the input in place
+    out0 = _outputs(func, inputs)[output_index]
+    jac = xp.zeros((target.numel(), out0.numel()), dtype="float64")
+    for i in range(flat.size):
+        orig = flat[i].item()
+        flat[i] = orig + eps
+        with no_grad():
+            plus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
+        flat[i] = orig - eps
+        with no_grad():
+            minus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
+        flat[i] = orig
+        jac[i] = (plus - minus) / (2 * eps)
+    return jac
+
+
+def _analytical_jacobian(func, inputs, targets, output_index):
+    """Rows of the Jacobian from one backward pass per output element."""
+    from ..tensor import Tensor
+
+    out = _outputs(func, inputs)[output_index]
+    xp = backend.xp(out.device)
+    jacs = [xp.zeros((t.numel(), out.numel()), dtype="float64") for t in targets]
+    for j in range(out.numel()):
+        unit = xp.zeros(out.numel(), dtype=out._data.dtype)
+        unit[j] = 1
+        grads = _grad(out, targets, Tensor._make(unit.reshape(out.shape)), retain_graph=True, allow_unused=True)
+        for jac, g in zip(jacs, grads):
+            if g is not None:
+                jac[:, j] = g._data.astype("float64").reshape(-1)
+    return jacs
+
+
+def gradcheck(
+    func: Callable,
+    inputs,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    **_ignored,
+) -> bool:
+    """True when the gradients of ``func`` at ``inputs`` match finite differences.
+
+    Use float64 inputs with ``requires_grad=True``.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    >>> torch.autograd.gradcheck(lambda t: (t * t).sin(), (x,))
+    True
+    """
+    inputs = _as_tuple(inputs)
+    targets = _differentiable(inputs)
+    if not targets:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them have requires_grad=True.")
+    for t in targets:
+        if t.dtype.name != "float64":
+            import warnings
+
+            warnings.warn(
+                f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
+                "point. This check will likely fail if all the inputs are not of double precision "
+                "floating point. ",
+                UserWarning,
+                stacklevel=2,
+            )
+    outputs = _outputs(func, inputs)
+    xp = backend.xp(targets[0].device)
+    for oi, out in enumerate(outputs):
+        if not out.requires_grad:
+            continue
+        analytical = _analytical_jacobian(func, inputs, targets, oi)
+        for ti, t in enumerate(targets):
+            numerical = _numerical_jacobian(func, inputs, t, oi, eps)
+            if not xp.allclose(analytical[ti], numerical, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {oi} with respect to input {inputs.index(t)},\n"
+                    f"numerical:{numerical}\nanalytical:{analytical[ti]}\n"
+                )
+    return True
+
+
+def gradgradcheck(
+    func: Callable,
+    inputs,
+    grad_outputs=None,
+    *,
+    eps: float = 1e-6,
+    atol: float = 1e-5,
+    rtol: float = 1e-3,
+    raise_exception: bool = True,
+    **_ignored,
+) -> bool:
+    """Check second derivatives: gradcheck of the (create_graph) gradient of ``func``."""
+    from ..factories import randn
+
+    inputs = _as_tuple(inputs)
+    outputs = _outputs(func, inputs)
+    if grad_outputs is None:
+        grad_outputs = tuple(
+            randn(o.shape, dtype=o.dtype, device=o.device, requires_grad=True) for o in outputs if o.requires_grad
+        )
+    grad_outputs = _as_tuple(grad_outputs)
+    n = len(inputs)
+
+    def first_derivative(*args):
+        ins, gos = args[:n], args[n:]
+        outs = [o for o in _outputs(func, ins) if o.requires_grad]
+        diff = _differentiable(ins)
+        grads = _grad(outs, diff, gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None and g.requires_grad)
+
+    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

@@ -1,0 +1,201 @@
+"""The one seam between minigrad and array libraries: NumPy on ``cpu``, CuPy on ``cuda``.
+
+Nothing else in minigrad imports numpy or cupy. Code that needs array functions asks this
+module for the array module of a device (``xp(device)``) and calls it.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from . import dtypes
+
+_cupy = None
+_cupy_error: str | None = None
+
+
+class device:  # noqa: N801 - PyTorch's name
+    """Where a tensor lives: ``device("cpu")``, ``device("cuda")`` or ``device("cuda", 1)``."""
+
+    __slots__ = ("type", "index")
+
+    def __init__(self, type: str | device, index: int | None = None):  # noqa: A002
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        elif isinstance(type, int):
+            type, index = "cuda", type
+        elif ":" in type:
+            type, _, number = type.partition(":")
+            if not number.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}:{number}'")
+            index = int(number)
+        if type not in ("cpu", "cuda"):
+            raise RuntimeError(
+                f"Expected one of cpu, cuda device type at start of device string: {type}"
+            )
+        if type == "cuda" and index is None:
+            index = 0
+        self.type = type
+        self.index = index
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __repr__(self) -> str:
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+
+CPU = device("cpu")
+
+
+def _load_cupy():
+    """Import CuPy on first use, remembering why it failed so errors can say how to fix it."""
+    global _cupy, _cupy_error
+    if _cupy is None and _cupy_error is None:
+        try:
+            import cupy
+
+            if cupy.cuda.runtime.getDeviceCount() < 1:
+                _cupy_error = "CuPy is installed but sees no NVIDIA GPU"
+            else:
+                _cupy = cupy
+        except ImportError:
+            _cupy_error = "CuPy is not installed"
+        except Exception as exc:  # a driver or runtime problem, reported as such
+            _cupy_error = f"CuPy is installed but cannot use a GPU ({exc})"
+    return _cupy
+
+
+def cuda_available() -> bool:
+    return _load_cupy() is not None
+
+
+def cuda_device_count() -> int:
+    cupy = _load_cupy()
+    return cupy.cuda.runtime.getDeviceCount() if cupy is not None else 0
+
+
+def _require_cuda(dev: device):
+    cupy = _load_cupy()
+    if cupy is None:
+        raise RuntimeError(
+            f"Torch not compiled with CUDA enabled: minigrad cannot use device '{dev}' because "
+            f"{_cupy_error}. Install CuPy for your CUDA version (pip install cupy-cuda12x or "
+            "cupy-cuda13x, or conda install -c conda-forge cupy) on a machine with an NVIDIA GPU, "
+            "or keep the tensors on 'cpu'."
+        )
+    if dev.index >= cupy.cuda.runtime.getDeviceCount():
+        raise RuntimeError(
+            f"CUDA error: invalid device ordinal: cuda:{dev.index} requested but only "
+            f"{cupy.cuda.runtime.getDeviceCount()} GPU(s) are visible"
+        )
+    return cupy
+
+
+def as_device(dev) -> device:
+    if dev is None:
+        return CPU
+    return dev if isinstance(dev, device) else device(dev)
+
+
+def xp(dev: device):
+    """The array module (numpy or cupy) that computes on ``dev``."""
+    if dev.type == "cpu":
+        return numpy
+    return _require_cuda(dev)
+
+
+class _DeviceContext:
+    """Makes CuPy allocate on the tensor's GPU; does nothing on the CPU."""
+
+    def __init__(self, dev: device):
+        self.ctx = _require_cuda(dev).cuda.Device(dev.index) if dev.type == "cuda" else None
+
+    def __enter__(self):
+        if self.ctx is not None:
+            self.ctx.__enter__()
+
+    def __exit__(self, *exc):
+        if self.ctx is not None:
+            self.ctx.__exit__(*exc)
+
+
+def on(dev: device) -> _DeviceContext:
+    return _DeviceContext(dev)
+
+
+def device_of(array) -> device:
+    if isinstance(array, numpy.ndarray | numpy.generic):
+        return CPU
+    return device("cuda", array.device.id)
+
+
+def array_dtype(d: dtypes.dtype):
+    return numpy.dtype(d.array_name)
+
+
+def is_array(value) -> bool:
+    if isinstance(value, numpy.ndarray):
+        return True
+    return _cupy is not None and isinstance(value, _cupy.ndarray)
+
+
+def asarray(data, d: dtypes.dtype | None, dev: device):
+    """An array on ``dev`` from nested lists, scalars or arrays (copied when they are already arrays)."""
+    module = xp(dev)
+    target = array_dtype(d) if d is not None else None
+    with on(dev):
+        if is_array(data) and device_of(data) != dev:
+            data = to_numpy(data) if dev.type == "cpu" else data
+        return module.array(data, dtype=target)
+
+
+def to_numpy(array):
+    """A NumPy array with the values of ``array`` (a copy when it lives on a GPU)."""
+    if isinstance(array, numpy.ndarray | numpy.generic):
+        return numpy.asarray(array)
+    return array.get()
+
+
+def move(array, dev: device):
+    """A copy of ``array`` on ``dev``."""
+    if dev.type == "cpu":
+        return to_numpy(array).copy()
+    with on(dev):
+        return xp(dev).asarray(array).copy() if device_of(array) == dev else xp(dev).asarray(array)
+
+
+def synchronize(dev: device | None = None) -> None:
+    cupy = _load_cupy()
+    if cupy is not None:
+        cupy.cuda.Device(dev.index if dev is not None and dev.index is not None else 0).synchronize()
+
+
+# Random numbers: one generator per device kind, reseeded by manual_seed.
+_generators: dict[str, object] = {}
+
+
+def generator(dev: device):
+    key = str(dev)
+    if key not in _generators:
+        _generators[key] = xp(dev).random.default_rng(_seed)
+    return _generators[key]
+
+
+_seed = 0x5EED
+
+
+def manual_seed(seed: int) -> None:
+    global _seed
+    _seed = int(seed)
+    _generators.clear()

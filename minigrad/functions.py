@@ -1,0 +1,1161 @@
+"""Differentiable operations and their derivative rules.
+
+Each operation is an :class:`~minigrad.autograd.op.Op`: a forward on arrays and one derivative
+rule per input, written with minigrad's own operations so that ``create_graph=True`` works for
+every op. Broadcasting is undone in one place (``Op`` reduces each gradient to its input's shape),
+so rules are written as if shapes matched. The public functions below add what PyTorch adds
+around the raw op: type promotion, Python scalars, argument checks and clear errors.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import math
+from collections.abc import Sequence
+
+from . import backend, dtypes
+from .autograd.op import Op
+from .tensor import Tensor, ones_like_tensor, scalar_tensor
+
+Number = int | float | bool
+
+
+# ----------------------------------------------------------------------------------------------
+# The derivative table: one op and one rule per input. ``grad`` is the incoming gradient,
+# ``result`` the op's output; every other name is an input or parameter of the op.
+# ----------------------------------------------------------------------------------------------
+
+add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + alpha * other if alpha != 1 else self + other,
+            self=lambda grad: grad,
+            other=lambda grad, alpha: grad * alpha if alpha != 1 else grad)
+sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: self - alpha * other if alpha != 1 else self - other,
+            self=lambda grad: grad,
+            other=lambda grad, alpha: -grad * alpha if alpha != 1 else -grad)
+rsub_op = Op("RsubBackward1", lambda xp, self, *, other: other - self,
+             self=lambda grad: -grad)
+mul_op = Op("MulBackward0", lambda xp, self, other: self * other,
+            self=lambda grad, other: grad * other,
+            other=lambda grad, self: grad * self)
+div_op = Op("DivBackward0", lambda xp, self, other: self / other,
+            self=lambda grad, other: grad / other,
+            other=lambda grad, self, other: -grad * self / (other * other))
+reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
+                   self=lambda grad, result: -grad * result * result)
+pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
+            self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1) if exponent != 0 else grad * 0)
+pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: self**exponent,
+                   self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1),
+                   exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log()))
+rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: xp.asarray(base, dtype=exponent.dtype) ** exponent,
+             exponent=lambda grad, result, base: grad * result * math.log(base) if base != 0 else grad * (result * 0))
+neg_op = Op("NegBackward0", lambda xp, self: -self,
+            self=lambda grad: -grad)
+abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
+            self=lambda grad, self: grad * self.sign())
+sign_op = Op("SignBackward0", lambda xp, self: xp.sign(self),
+             self=lambda grad: grad * 0)
+exp_op = Op("ExpBackward0", lambda xp, self: xp.exp(self),
+            self=lambda grad, result: grad * result)
+log_op = Op("LogBackward0", lambda xp, self: xp.log(self),
+            self=lambda grad, self: grad / self)
+sqrt_op = Op("SqrtBackward0", lambda xp, self: xp.sqrt(self),
+             self=lambda grad, result: grad / (2 * result))
+sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
+            self=lambda grad, self: grad * self.cos())
+cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
+            self=lambda grad, self: -grad * self.sin())
+tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
+             self=lambda grad, result: grad * (1 - result * result))
+sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
+                self=lambda grad, result: grad * result * (1 - result))
+relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.dtype),
+             self=lambda grad, result: grad * (result > 0))
+clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
+              self=lambda grad, self, min, max: grad * _within(self, min, max))
+maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(self, other),
+                self=lambda grad, self, other: grad * ((self > other) + (self == other) * 0.5),
+                other=lambda grad, self, other: grad * ((other > self) + (self == other) * 0.5))
+minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(self, other),
+                self=lambda grad, self, other: grad * ((self < other) + (self == other) * 0.5),
+                other=lambda grad, self, other: grad * ((other < self) + (self == other) * 0.5))
+where_op = Op("WhereBackward0", lambda xp, condition, self, other: xp.where(condition, self, other),
+              self=lambda grad, condition: where(condition, grad, 0.0),
+              other=lambda grad, condition: where(condition, 0.0, grad))
+
+sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
+            self=lambda grad, self_shape: grad.expand(self_shape))
+sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self, dim, keepdim),
+                self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
+sum_to_op = Op("SumToSizeBackward0", lambda xp, self, *, shape: _sum_to(self, shape),
+               self=lambda grad, self_shape: grad.expand(self_shape))
+mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(self.mean(), dtype=self.dtype),
+             self=lambda grad, self_shape: grad.expand(self_shape) / math.prod(self_shape))
+mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: self.mean(axis=dim, keepdims=keepdim),
+                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim) / _count(self_shape, dim))
+amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
+             self=lambda grad, self, result: _evenly(grad, self == result))
+amin_op = Op("MinBackward1", lambda xp, self: self.min(),
+             self=lambda grad, self, result: _evenly(grad, self == result))
+max_dim_op = Op("MaxBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
+                self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
+min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
+                self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
+norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _norm(xp, self, p, dim, keepdim),
+             self=lambda grad, self, result, p, dim, keepdim: _norm_backward(grad, self, result, p, dim, keepdim))
+softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, dim),
+                self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+log_softmax_op = Op("LogSoftmaxBackward0", lambda xp, self, *, dim: _log_softmax(xp, self, dim),
+                    self=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True))
+
+mm_op = Op("MmBackward0", lambda xp, self, mat2: self @ mat2,
+           self=lambda grad, mat2: grad.mm(mat2.t()),
+           mat2=lambda grad, self: self.t().mm(grad))
+mv_op = Op("MvBackward0", lambda xp, self, vec: self @ vec,
+           self=lambda grad, vec: grad.unsqueeze(1) * vec,
+           vec=lambda grad, self: self.t().mv(grad))
+dot_op = Op("DotBackward0", lambda xp, self, tensor: xp.asarray(self @ tensor),
+            self=lambda grad, tensor: grad * tensor,
+            tensor=lambda grad, self: grad * self)
+bmm_op = Op("UnsafeViewBackward0", lambda xp, self, other: xp.matmul(self, other),
+            self=lambda grad, other: grad.matmul(other.mT),
+            other=lambda grad, self: self.mT.matmul(grad))
+addmm_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2: self + mat1 @ mat2,
+              self=lambda grad: grad,
+              mat1=lambda grad, mat2: grad.mm(mat2.t()),
+              mat2=lambda grad, mat1: mat1.t().mm(grad))
+
+# Shape ops: the gradient is reshaped, transposed or re-expanded back.
+view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
+             view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+unsafe_view_op = Op("UnsafeViewBackward0", lambda xp, self, *, shape: self.reshape(shape),
+                    self=lambda grad, self_shape: grad.reshape(self_shape))
+alias_op = Op("AliasBackward0", lambda xp, self: self[...],
+              view=True, self=lambda grad: grad)
+t_op = Op("TBackward0", lambda xp, self: self.T,
+          view=True, self=lambda grad: grad.t())
+transpose_op = Op("TransposeBackward0", lambda xp, self, *, dim0, dim1: xp.swapaxes(self, dim0, dim1),
+                  view=True, self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
+permute_op = Op("PermuteBackward0", lambda xp, self, *, dims: xp.transpose(self, dims),
+                view=True, self=lambda grad, dims: grad.permute(_inverse_permutation(dims)))
+squeeze_op = Op("SqueezeBackward0", lambda xp, self: self.reshape([s for s in self.shape if s != 1]),
+                view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.shape[dim] == 1 else self[...],
+                    view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
+                  view=True, self=lambda grad, dim: grad.squeeze(dim))
+expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
+               view=True, self=lambda grad, self_shape: grad.sum_to_size(self_shape))
+
+# Indexing: select/slice/index all read ``self[key]``; their rule puts the gradient back into
+# zeros at ``key`` (``embed``), and embed's own rule reads it out again (``take``).
+select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key],
+               view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
+slice_op = Op("SliceBackward0", lambda xp, self, *, key: self[key],
+              view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
+index_op = Op("IndexBackward0", lambda xp, self, *, key: self[key],
+              self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
+embed = Op("IndexPutBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
+           values=lambda grad, key: index_op(grad, key=key))
+copy_slices_op = Op("CopySlices", lambda xp, self, src, *, key: _put(self, key, src),
+                    self=lambda grad, key: grad * _mask_out(grad, key),
+                    src=lambda grad, key: index_op(grad, key=key))
+cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(tensors, axis=dim),
+            tensors=lambda grad, shapes, dim: _split(grad, [s[dim] for s in shapes], dim))
+stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
+              tensors=lambda grad, shapes, dim: [grad.select(dim, i) for i in range(len(shapes))])
+
+clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
+              self=lambda grad: grad)
+to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, dtype, device, source: backend.move(self, device).astype(backend.array_dtype(dtype), copy=False),
+                self=lambda grad, source: grad.to(source))
+fill_op = Op("FillBackward0", lambda xp, self, *, value: xp.full_like(self, value),
+             self=lambda grad: grad * 0)
+zero_op = Op("ZeroBackward0", lambda xp, self: xp.zeros_like(self),
+             self=lambda grad: grad * 0)
+copy_op = Op("CopyBackwards", lambda xp, self, src: xp.broadcast_to(src, self.shape).astype(self.dtype),
+             self=lambda grad: grad * 0,
+             src=lambda grad: grad)
+mse_loss_op = Op("MseLossBackward0", lambda xp, self, target, *, reduction: _reduce(xp, (self - target) ** 2, reduction),
+                 self=lambda grad, self, target, reduction: _mse_grad(grad, self, target, reduction),
+                 target=lambda grad, self, target, reduction: -_mse_grad(grad, self, target, reduction))
+nll_loss_op = Op("NllLossBackward0", lambda xp, self, *, target, weight, reduction, ignore_index: _nll(xp, self, target, weight, reduction, ignore_index),
+                 self=lambda grad, self_shape, target, weight, reduction, ignore_index: _nll_grad(grad, self_shape, target, weight, reduction, ignore_index))
+
+
+# ----------------------------------------------------------------------------------------------
+# Array helpers for the forwards above (arrays in, arrays out).
+# ----------------------------------------------------------------------------------------------
+
+def _sigmoid(xp, a):
+    return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
+
+
+def _clamp(xp, a, lo, hi):
+    if lo is not None:
+        a = xp.maximum(a, xp.asarray(lo, dtype=a.dtype))
+    if hi is not None:
+        a = xp.minimum(a, xp.asarray(hi, dtype=a.dtype))
+    return a
+
+
+def _sum(xp, a, dim, keepdim):
+    out_dtype = a.dtype if a.dtype.kind == "f" else "int64"
+    return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=out_dtype))
+
+
+def _sum_to(a, shape):
+    lead = a.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
+    out = a.sum(axis=axes, keepdims=True) if axes else a
+    return out.reshape(shape)
+
+
+def _gather(xp, a, dim, keepdim, indices):
+    out = xp.take_along_axis(a, xp.expand_dims(indices, dim), axis=dim)
+    return out if keepdim else xp.squeeze(out, dim)
+
+
+def _norm(xp, a, p, dim, keepdim):
+    absolute = xp.abs(a)
+    if p == math.inf:
+        out = absolute.max(axis=dim, keepdims=keepdim)
+    elif p == 2:
+        out = xp.sqrt((absolute * absolute).sum(axis=dim, keepdims=keepdim))
+    elif p == 1:
+        out = absolute.sum(axis=dim, keepdims=keepdim)
+    else:
+        out = (absolute**p).sum(axis=dim, keepdims=keepdim) ** (1.0 / p)
+    return xp.asarray(out, dtype=a.dtype)
+
+
+def _softmax(xp, a, dim):
+    e = xp.exp(a - a.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
+
+
+def _log_softmax(xp, a, dim):
+    shifted = a - a.max(axis=dim, keepdims=True)
+    return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+
+
+def _view(xp, a, shape):
+    out = a.reshape(shape)
+    if out.size and not xp.shares_memory(out, a):
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one "
+            "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+        )
+    return out
+
+
+def _embed(xp, values, shape, key):
+    out = xp.zeros(shape, dtype=values.dtype)
+    if _is_basic(key):
+        out[key] = values
+    else:
+        xp.add.at(out, key, values)  # repeated indices add up, as in index backward
+    return out
+
+
+def _put(a, key, src):
+    out = a.copy()
+    out[key] = src
+    return out
+
+
+def _reduce(xp, a, reduction):
+    if reduction == "mean":
+        return xp.asarray(a.mean(), dtype=a.dtype)
+    if reduction == "sum":
+        return xp.asarray(a.sum(), dtype=a.dtype)
+    return a
+
+
+def _nll(xp, logp, target, weight, reduction, ignore_index):
+    picked, w = _nll_terms(xp, logp, target, weight, ignore_index)
+    losses = -picked * w
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return xp.asarray(losses.sum(), dtype=logp.dtype)
+    return xp.asarray(losses.sum() / w.sum(), dtype=logp.dtype)
+
+
+def _nll_terms(xp, logp, target, weight, ignore_index):
+    """The log-probabilities picked by ``target`` and the weight of each (0 where ignored)."""
+    classes = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
+    safe = xp.where(target == ignore_index, 0, target)
+    w = xp.ones(target.shape, dtype=logp.dtype) if weight is None else weight[safe].astype(logp.dtype)
+    w = xp.where(target == ignore_index, 0, w).astype(logp.dtype)
+    if logp.ndim == 1:
+        return logp[safe], w
+    moved = xp.moveaxis(logp, 1, -1).reshape(-1, classes)
+    picked = moved[xp.arange(moved.shape[0]), safe.reshape(-1)].reshape(target.shape)
+    return picked, w
+
+
+# ----------------------------------------------------------------------------------------------
+# Tensor helpers for the derivative rules (tensors in, tensors out, differentiable).
+# ----------------------------------------------------------------------------------------------
+
+def _within(self: Tensor, lo, hi) -> Tensor:
+    mask = ones_like_tensor(self, dtypes.bool)
+    if lo is not None:
+        mask = mask & (self >= lo)
+    if hi is not None:
+        mask = mask & (self <= hi)
+    return mask
+
+
+def _unreduce(grad: Tensor, shape, dim, keepdim) -> Tensor:
+    """Undo a reduction over ``dim``: put back the reduced axes and expand to ``shape``."""
+    if not keepdim:
+        for d in sorted(_dims(dim, len(shape))):
+            grad = grad.unsqueeze(d)
+    return grad.expand(shape)
+
+
+def _count(shape, dim) -> int:
+    return math.prod(shape[d] for d in _dims(dim, len(shape)))
+
+
+def _evenly(grad: Tensor, mask: Tensor) -> Tensor:
+    """Spread ``grad`` evenly over the positions where ``mask`` holds (ties of max/min)."""
+    return grad * mask / mask.sum()
+
+
+def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
+    """Send ``grad`` to the positions ``indices`` picked along ``dim``."""
+    xp = backend.xp(grad.device)
+    positions = xp.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
+    onehot = Tensor._make(positions == xp.expand_dims(indices, dim))
+    return (grad if keepdim else grad.unsqueeze(dim)) * onehot
+
+
+def _norm_backward(grad, self, result, p, dim, keepdim):
+    norm = result if keepdim or dim is None else _unreduce(result, self.shape, dim, False)
+    grad = grad if keepdim or dim is None else _unreduce(grad, self.shape, dim, False)
+    if p == 2:
+        scale = self / norm
+    elif p == 1:
+        return grad * self.sign()
+    elif p == math.inf:
+        return grad * self.sign() * _evenly_dim(self.abs() == norm, dim)
+    else:
+        scale = self * self.abs() ** (p - 2) / norm ** (p - 1)
+    return grad * where(norm == 0, 0.0, scale)  # PyTorch's subgradient 0 at the origin
+
+
+def _evenly_dim(mask, dim):
+    return mask / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))
+
+
+def _split(grad: Tensor, sizes, dim) -> list[Tensor]:
+    pieces, start = [], 0
+    for size in sizes:
+        key = (slice(None),) * dim + (slice(start, start + size),)
+        pieces.append(slice_op(grad, key=key))
+        start += size
+    return pieces
+
+
+def _mask_out(grad: Tensor, key) -> Tensor:
+    xp = backend.xp(grad.device)
+    mask = xp.ones(grad.shape, dtype=bool)
+    mask[key] = False
+    return Tensor._make(mask)
+
+
+def _mse_grad(grad, self, target, reduction):
+    diff = 2 * (self - target)
+    if reduction == "mean":
+        return grad * diff / diff.numel()
+    return grad * diff
+
+
+def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
+    xp = backend.xp(grad.device)
+    dummy = xp.zeros(shape, dtype=backend.array_dtype(grad.dtype))
+    _, w = _nll_terms(xp, dummy, target, weight, ignore_index)
+    if reduction == "mean":
+        w = w / w.sum()
+    per_item = grad * Tensor._make(-w) if reduction == "none" else grad * Tensor._make(-w)
+    if len(shape) == 1:
+        onehot = Tensor._make(xp.arange(shape[0]) == target)
+        return onehot * per_item
+    classes = xp.arange(shape[1]).reshape([1, -1] + [1] * (len(shape) - 2))
+    onehot = Tensor._make(classes == xp.expand_dims(target, 1))
+    return onehot * per_item.unsqueeze(1)
+
+
+# ----------------------------------------------------------------------------------------------
+# Argument handling shared by the public functions.
+# ----------------------------------------------------------------------------------------------
+
+def _dims(dim, ndim: int) -> tuple[int, ...]:
+    if dim is None:
+        return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(_wrap_dim(d, ndim) for d in dims)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    size = builtins.max(ndim, 1)
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"dim must be an int, got {type(dim).__name__}")
+    if not -size <= dim < size:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})"
+        )
+    return dim % size
+
+
+def _is_basic(key) -> bool:
+    return all(k is None or k is Ellipsis or isinstance(k, int | slice) for k in key)
+
+
+def _operand_dtype(values) -> dtypes.dtype:
+    dims, zero_dims, scalars = [], [], []
+    for v in values:
+        if isinstance(v, Tensor):
+            (dims if v.ndim else zero_dims).append(v.dtype)
+        else:
+            scalars.append(v)
+    return dtypes.result_type(dims, zero_dims, scalars)
+
+
+def _as_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, Number):
+        return scalar_tensor(value, dtype, device)
+    raise TypeError(
+        f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
+    )
+
+
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+    """The shape that ``shapes`` broadcast to, with PyTorch's error when they don't."""
+    ndim = builtins.max((len(s) for s in shapes), default=0)
+    result = [1] * ndim
+    for s in shapes:
+        for i, size in enumerate(s):
+            j = ndim - len(s) + i
+            if result[j] == 1:
+                result[j] = size
+            elif size not in (1, result[j]):
+                a, b = (result[j], size)
+                raise RuntimeError(
+                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"non-singleton dimension {i}"
+                )
+    return tuple(result)
+
+
+def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
+    """Apply an elementwise op with PyTorch's promotion and broadcasting rules."""
+    dtype = _operand_dtype((a, b))
+    if float_result and not dtype.is_floating_point:
+        dtype = dtypes.get_default_dtype()
+    device = a.device if isinstance(a, Tensor) else b.device
+    a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    if a.shape != b.shape:
+        broadcast_shapes(a.shape, b.shape)
+    return op(a, b, dtype=dtype, **params)
+
+
+def _floating(a: Tensor) -> dtypes.dtype | None:
+    """Unary math on integer tensors computes in the default float dtype, as in PyTorch."""
+    return None if a.dtype.is_floating_point else dtypes.get_default_dtype()
+
+
+def _check_tensor(value, name: str) -> Tensor:
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(value).__name__}")
+    return value
+
+
+# ----------------------------------------------------------------------------------------------
+# Public functions (also reached as Tensor methods).
+# ----------------------------------------------------------------------------------------------
+
+def add(input, other, *, alpha: Number = 1) -> Tensor:
+    """``input + alpha * other`` with broadcasting."""
+    return _binary(add_op, input, other, alpha=alpha)
+
+
+def sub(input, other, *, alpha: Number = 1) -> Tensor:
+    """``input - alpha * other`` with broadcasting."""
+    if isinstance(input, Number) and isinstance(other, Tensor):
+        return rsub(other, input, alpha=alpha)
+    return _binary(sub_op, input, other, alpha=alpha)
+
+
+def rsub(input: Tensor, other, *, alpha: Number = 1) -> Tensor:
+    """``other - alpha * input``."""
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    dtype = _operand_dtype((input, other))
+    base = input if alpha == 1 else input * alpha
+    return rsub_op(base, other=other, dtype=dtype)
+
+
+def mul(input, other) -> Tensor:
+    """Elementwise product with broadcasting."""
+    return _binary(mul_op, input, other)
+
+
+def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
+    """True division (integers give floats), or ``rounding_mode='floor'|'trunc'`` (not differentiable)."""
+    if not isinstance(input, Tensor):
+        return reciprocal(other) * input
+    if rounding_mode is not None:
+        q = _binary(div_op, input, other, float_result=True).detach()
+        q = q.floor() if rounding_mode == "floor" else q.trunc()
+        return q.to(_operand_dtype((input, other)))
+    return _binary(div_op, input, other, float_result=True)
+
+
+def reciprocal(input: Tensor) -> Tensor:
+    return reciprocal_op(input, dtype=_floating(input))
+
+
+def pow(input, exponent) -> Tensor:  # noqa: A001
+    """``input ** exponent`` for a tensor or a number on either side."""
+    if not isinstance(input, Tensor):
+        dtype = _operand_dtype((input, exponent))
+        return rpow_op(exponent, base=input, dtype=dtype)
+    if isinstance(exponent, Tensor):
+        return _binary(pow_tensor_op, input, exponent)
+    dtype = _operand_dtype((input, exponent))
+    return pow_op(input, exponent=exponent, dtype=dtype)
+
+
+def neg(input: Tensor) -> Tensor:
+    return neg_op(input)
+
+
+def abs(input: Tensor) -> Tensor:  # noqa: A001
+    return abs_op(input)
+
+
+def sign(input: Tensor) -> Tensor:
+    return sign_op(input)
+
+
+def exp(input: Tensor) -> Tensor:
+    return exp_op(_check_tensor(input, "exp"), dtype=_floating(input))
+
+
+def log(input: Tensor) -> Tensor:
+    return log_op(_check_tensor(input, "log"), dtype=_floating(input))
+
+
+def sqrt(input: Tensor) -> Tensor:
+    return sqrt_op(_check_tensor(input, "sqrt"), dtype=_floating(input))
+
+
+def sin(input: Tensor) -> Tensor:
+    return sin_op(_check_tensor(input, "sin"), dtype=_floating(input))
+
+
+def cos(input: Tensor) -> Tensor:
+    return cos_op(_check_tensor(input, "cos"), dtype=_floating(input))
+
+
+def tanh(input: Tensor) -> Tensor:
+    return tanh_op(_check_tensor(input, "tanh"), dtype=_floating(input))
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return sigmoid_op(_check_tensor(input, "sigmoid"), dtype=_floating(input))
+
+
+def relu(input: Tensor) -> Tensor:
+    return relu_op(_check_tensor(input, "relu"))
+
+
+def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
+    """Limit values to ``[min, max]``; tensors as bounds are allowed too."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input if min is None else maximum(input, min)
+        return out if max is None else minimum(out, max)
+    return clamp_op(input, min=min, max=max)
+
+
+clip = clamp
+
+
+def maximum(input: Tensor, other: Tensor) -> Tensor:
+    return _binary(maximum_op, input, other)
+
+
+def minimum(input: Tensor, other: Tensor) -> Tensor:
+    return _binary(minimum_op, input, other)
+
+
+def where(condition: Tensor, input, other) -> Tensor:
+    """``input`` where ``condition`` holds, else ``other`` (numbers allowed for either)."""
+    dtype = _operand_dtype((input, other))
+    device = condition.device
+    input, other = _as_tensor(input, dtype, device), _as_tensor(other, dtype, device)
+    if condition.dtype is not dtypes.bool:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}")
+    broadcast_shapes(condition.shape, input.shape, other.shape)
+    return where_op(condition, input, other, dtype=dtype)
+
+
+def sum(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
+    """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
+    if dim is None:
+        return sum_op(input)
+    return sum_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Mean of all elements, or over ``dim``; floating tensors only, as in PyTorch."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or "
+            f"complex dtype. Got: {_legacy_name(input.dtype)}. Convert it first, e.g. x.float().mean()"
+        )
+    if dim is None:
+        return mean_op(input)
+    return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
+
+
+def _legacy_name(dtype: dtypes.dtype) -> str:
+    return {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Short", "int8": "Char", "uint8": "Byte"}.get(dtype.name, dtype.name)
+
+
+return_types_max = collections.namedtuple("max", ["values", "indices"])
+return_types_min = collections.namedtuple("min", ["values", "indices"])
+
+
+def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, result_type, name):
+    if isinstance(dim, Tensor):
+        return binary(input, dim)
+    if other is not None:
+        return binary(input, other)
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        return full_op(input)
+    dim = _wrap_dim(dim, input.ndim)
+    xp = backend.xp(input.device)
+    data = input._data if input.ndim else input._data.reshape(1)
+    indices = getattr(xp, arg)(data, axis=dim if input.ndim else 0)
+    if not input.ndim:
+        indices = indices.reshape(())
+    values = dim_op(input if input.ndim else input.reshape(1), dim=dim if input.ndim else 0, keepdim=keepdim and bool(input.ndim), indices=indices)
+    if not input.ndim:
+        values = values.reshape(())
+    idx = Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices)
+    return result_type(values, idx)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """The largest element; with ``dim``, ``(values, indices)`` along it; with a tensor, ``maximum``."""
+    return _extremum(input, dim, keepdim, other, amax_op, max_dim_op, maximum, "argmax", return_types_max, "max")
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """The smallest element; with ``dim``, ``(values, indices)`` along it; with a tensor, ``minimum``."""
+    return _extremum(input, dim, keepdim, other, amin_op, min_dim_op, minimum, "argmin", return_types_min, "min")
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()))
+    return max(input, dim, keepdim).indices
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()))
+    return min(input, dim, keepdim).indices
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
+    """The vector norm (2-norm by default) over all elements or over ``dim``."""
+    if p in ("fro", None):
+        p = 2
+    if p == "nuc" or isinstance(p, str):
+        raise NotImplementedError(f"norm(p={p!r}) is not supported by minigrad; use p=1, 2 or inf")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_legacy_name(input.dtype)}"
+        )
+    dims = None if dim is None else _dims(dim, input.ndim)
+    return norm_op(input, p=p, dim=dims, keepdim=keepdim)
+
+
+def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``exp(x) / exp(x).sum(dim)``, computed stably."""
+    x = input if dtype is None else input.to(dtype)
+    return softmax_op(x, dim=_wrap_dim(dim, x.ndim), dtype=_floating(x))
+
+
+def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """``log(softmax(x, dim))``, computed stably."""
+    x = input if dtype is None else input.to(dtype)
+    return log_softmax_op(x, dim=_wrap_dim(dim, x.ndim), dtype=_floating(x))
+
+
+def _matmul_dtype(a: Tensor, b: Tensor, name: str) -> dtypes.dtype:
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype} (in {name}); "
+            "convert one of them with .to(dtype)"
+        )
+    return a.dtype
+
+
+def mm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Matrix product of two 2-D tensors."""
+    if input.ndim != 2 or mat2.ndim != 2:
+        raise RuntimeError(f"mm: expected 2-D tensors, got {input.ndim}-D and {mat2.ndim}-D; use matmul for other shapes")
+    if input.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})"
+        )
+    _matmul_dtype(input, mat2, "mm")
+    return mm_op(input, mat2)
+
+
+def mv(input: Tensor, vec: Tensor) -> Tensor:
+    """Matrix (2-D) times vector (1-D)."""
+    if input.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}-D matrix and {vec.ndim}-D vector")
+    if input.shape[1] != vec.shape[0]:
+        raise RuntimeError(
+            f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x{input.shape[1]}), vec ({vec.shape[0]})"
+        )
+    _matmul_dtype(input, vec, "mv")
+    return mv_op(input, vec)
+
+
+def dot(input: Tensor, tensor: Tensor) -> Tensor:
+    """Inner product of two 1-D tensors."""
+    if input.ndim != 1 or tensor.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
+    if input.shape[0] != tensor.shape[0]:
+        raise RuntimeError(
+            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of "
+            "elements, but got {} and {} elements respectively".format(input.shape[0], tensor.shape[0], input.shape[0], tensor.shape[0])
+        )
+    _matmul_dtype(input, tensor, "dot")
+    return dot_op(input, tensor)
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """PyTorch's ``@``: dot, matrix-vector, matrix-matrix or batched, by the inputs' dimensions."""
+    a, b = input, other
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D")
+    if a.ndim == 1 and b.ndim == 1:
+        return dot(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return squeeze(mm(a.unsqueeze(0), b), 0)
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    k_a = a.shape[-1]
+    k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
+    if k_a != k_b:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({math.prod(a.shape[:-1])}x{k_a} and {k_b}x{b.shape[-1] if b.ndim > 1 else 1})"
+        )
+    broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    _matmul_dtype(a, b, "matmul")
+    if b.ndim == 1:
+        return squeeze(bmm_op(a, b.unsqueeze(1)), -1)
+    if a.ndim == 1:
+        return squeeze(bmm_op(a.unsqueeze(0), b), -2)
+    return bmm_op(a, b)
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
+    """``input + mat1 @ mat2`` (what ``nn.Linear`` computes for a batch)."""
+    out_shape = (mat1.shape[0], mat2.shape[1])
+    if mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
+            f"{mat2.shape[0]}x{mat2.shape[1]})"
+        )
+    broadcast_shapes(input.shape, out_shape)
+    return addmm_op(input, mat1, mat2, dtype=_matmul_dtype(mat1, mat2, "addmm"))
+
+
+def _infer_shape(shape, numel: int) -> tuple[int, ...]:
+    shape = list(shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape[shape.index(-1)] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _shape_args(shape) -> tuple:
+    if len(shape) == 1 and isinstance(shape[0], Sequence | Tensor):
+        shape = tuple(shape[0])
+    return tuple(int(s) for s in shape)
+
+
+def reshape(input: Tensor, *shape) -> Tensor:
+    """The same elements in a new shape (a view when possible, a copy otherwise)."""
+    shape = _infer_shape(_shape_args(shape), input.numel())
+    if backend.xp(input.device).shares_memory(input._data.reshape(shape), input._data) or input.numel() == 0:
+        return view_op(input, shape=shape)
+    return unsafe_view_op(input, shape=shape)
+
+
+def view(input: Tensor, *shape) -> Tensor:
+    """The same storage seen in a new shape; fails when the layout does not allow it."""
+    if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+        raise NotImplementedError("view(dtype) is not supported by minigrad; use .to(dtype)")
+    return view_op(input, shape=_infer_shape(_shape_args(shape), input.numel()))
+
+
+def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if input.ndim == 0:
+        return reshape(input, 1)
+    start, end = _wrap_dim(start_dim, input.ndim), _wrap_dim(end_dim, input.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = input.shape[:start] + (math.prod(input.shape[start : end + 1]),) + input.shape[end + 1 :]
+    return reshape(input, shape)
+
+
+def t(input: Tensor) -> Tensor:
+    """Transpose of a tensor of at most 2 dimensions."""
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return t_op(input)
+
+
+def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    return transpose_op(input, dim0=_wrap_dim(dim0, input.ndim), dim1=_wrap_dim(dim1, input.ndim))
+
+
+def permute(input: Tensor, *dims) -> Tensor:
+    dims = _shape_args(dims)
+    if len(dims) != input.ndim:
+        raise RuntimeError(
+            f"permute(sparse_coo): number of dimensions in the tensor input does not match the length "
+            f"of the desired ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return permute_op(input, dims=dims)
+
+
+def _inverse_permutation(dims):
+    inverse = [0] * len(dims)
+    for i, d in enumerate(dims):
+        inverse[d] = i
+    return tuple(inverse)
+
+
+def squeeze(input: Tensor, dim=None) -> Tensor:
+    if dim is None:
+        return squeeze_op(input)
+    if isinstance(dim, tuple | list):
+        out = input
+        for d in sorted(_dims(dim, input.ndim), reverse=True):
+            out = squeeze(out, d)
+        return out
+    return squeeze_dim_op(input, dim=_wrap_dim(dim, input.ndim))
+
+
+def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    size = input.ndim + 1
+    if not -size <= dim < size:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
+    return unsqueeze_op(input, dim=dim % size)
+
+
+def expand(input: Tensor, *sizes) -> Tensor:
+    sizes = _shape_args(sizes)
+    if len(sizes) < input.ndim:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{{list(input.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of "
+            f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})"
+        )
+    lead = len(sizes) - input.ndim
+    shape = []
+    for i, s in enumerate(sizes):
+        own = input.shape[i - lead] if i >= lead else None
+        if s == -1:
+            if own is None:
+                raise RuntimeError("expand: -1 is not allowed in a leading, non-existing dimension")
+            s = own
+        elif own is not None and own != 1 and own != s:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({own}) at "
+                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(input.shape)}"
+            )
+        shape.append(s)
+    shape = tuple(shape)
+    if shape == input.shape:
+        return expand_op(input, shape=shape)
+    return expand_op(input, shape=shape)
+
+
+def sum_to_size(input: Tensor, *size) -> Tensor:
+    """Sum ``input`` down to ``size``, the reverse of ``expand`` (how broadcasting is undone)."""
+    shape = _shape_args(size)
+    return sum_to_op(input, shape=shape)
+
+
+def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors along an existing dimension."""
+    tensors = [t for t in tensors]
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    ref = next((t for t in tensors if t.shape != (0,)), tensors[0])
+    dim = _wrap_dim(dim, ref.ndim)
+    parts = [t for t in tensors if t.shape != (0,) or t is ref]
+    for i, t in enumerate(parts):
+        if t.ndim != ref.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for d in range(ref.ndim):
+            if d != dim and t.shape[d] != ref.shape[d]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size {ref.shape[d]} "
+                    f"but got size {t.shape[d]} for tensor number {i} in the list."
+                )
+    return cat_op(*parts, dim=dim, dtype=_operand_dtype(parts))
+
+
+concat = cat
+
+
+def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
+    """Join tensors of the same shape along a new dimension."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    for i, t in enumerate(tensors):
+        if t.shape != tensors[0].shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at entry 0 "
+                f"and {list(t.shape)} at entry {i}"
+            )
+    size = tensors[0].ndim + 1
+    if not -size <= dim < size:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
+    return stack_op(*tensors, dim=dim % size, dtype=_operand_dtype(tensors))
+
+
+def clone(input: Tensor) -> Tensor:
+    return clone_op(input)
+
+
+# ----------------------------------------------------------------------------------------------
+# Indexing
+# ----------------------------------------------------------------------------------------------
+
+def _index_key(input: Tensor, key) -> tuple:
+    """Turn a Python index into a tuple of ints, slices, None, Ellipsis and arrays."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    xp = backend.xp(input.device)
+    out = []
+    for k in key:
+        if isinstance(k, Tensor):
+            if k.dtype.is_floating_point:
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            out.append(k._data if k.ndim or k.dtype is dtypes.bool else int(k.item()))
+        elif isinstance(k, bool):
+            out.append(xp.asarray(k))
+        elif isinstance(k, int | slice) or k is None or k is Ellipsis:
+            out.append(k)
+        elif isinstance(k, list | tuple) or backend.is_array(k):
+            arr = xp.asarray(k)
+            if arr.dtype.kind == "f":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            out.append(arr)
+        elif hasattr(k, "__index__"):
+            out.append(k.__index__())
+        else:
+            raise IndexError(
+                f"only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                f"valid indices (got {type(k).__name__})"
+            )
+    return tuple(out)
+
+
+def index(input: Tensor, key) -> Tensor:
+    """``input[key]``: basic indexing is a chain of select/slice/unsqueeze, as in PyTorch."""
+    key = _index_key(input, key)
+    if not _is_basic(key):
+        try:
+            return index_op(input, key=key)
+        except IndexError as exc:
+            raise IndexError(f"{exc} (indexing a tensor of shape {list(input.shape)})") from None
+    if key.count(Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
+    if used > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (input.ndim - used) + key[i + 1 :]
+        if builtins.all(k == slice(None) for k in key):
+            return alias_op(input)
+    out, dim, made = input, 0, False
+    for k in key:
+        if k is None:
+            out, dim, made = unsqueeze(out, dim), dim + 1, True
+        elif isinstance(k, int):
+            size = out.shape[dim]
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+            out, made = select_op(out, key=(slice(None),) * dim + (k % size,)), True
+        else:
+            if k != slice(None):
+                if k.step is not None and k.step <= 0:
+                    raise ValueError("step must be greater than zero")
+                out, made = slice_op(out, key=(slice(None),) * dim + (k,)), True
+            dim += 1
+    return out if made else slice_op(input, key=(slice(None),))
+
+
+def select(input: Tensor, dim: int, index: int) -> Tensor:
+    dim = _wrap_dim(dim, input.ndim)
+    return globals()["index"](input, (slice(None),) * dim + (index,))
+
+
+def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    dim = _wrap_dim(dim, input.ndim)
+    return globals()["index"](input, (slice(None),) * dim + (slice(start, start + length),))
+
+
+def copy_slices(input: Tensor, key, value) -> Tensor:
+    """The value of ``input`` after ``input[key] = value`` (recorded as PyTorch's CopySlices)."""
+    key = _index_key(input, key)
+    dtype = input.dtype
+    value = _as_tensor(value, dtype, input.device)
+    return copy_slices_op(input, value, key=key, dtype=dtype)
+
+
+# ----------------------------------------------------------------------------------------------
+# Comparisons and logic: results are bool tensors, never part of the graph.
+# ----------------------------------------------------------------------------------------------
+
+def _compare(name: str, a, b) -> Tensor:
+    dtype = _operand_dtype((a, b))
+    device = a.device if isinstance(a, Tensor) else b.device
+    a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    broadcast_shapes(a.shape, b.shape)
+    xp = backend.xp(device)
+    target = backend.array_dtype(dtype)
+    return Tensor._make(xp.asarray(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False))))
+
+
+def eq(input, other) -> Tensor:
+    return _compare("equal", input, other)
+
+
+def ne(input, other) -> Tensor:
+    return _compare("not_equal", input, other)
+
+
+def lt(input, other) -> Tensor:
+    return _compare("less", input, other)
+
+
+def le(input, other) -> Tensor:
+    return _compare("less_equal", input, other)
+
+
+def gt(input, other) -> Tensor:
+    return _compare("greater", input, other)
+
+
+def ge(input, other) -> Tensor:
+    return _compare("greater_equal", input, other)
+
+
+def logical_and(input, other) -> Tensor:
+    return _compare("logical_and", input, other)
+
+
+def logical_or(input, other) -> Tensor:
+    return _compare("logical_or", input, other)
+
+
+def logical_not(input: Tensor) -> Tensor:
+    return Tensor._make(backend.xp(input.device).logical_not(input._data))
+
+
+def _bitwise(name: str, a, b) -> Tensor:
+    dtype = _operand_dtype((a, b))
+    if dtype.is_floating_point:
+        raise TypeError(f"{name} is only supported for integer and bool tensors, got {dtype}")
+    device = a.device if isinstance(a, Tensor) else b.device
+    a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    xp = backend.xp(device)
+    target = backend.array_dtype(dtype)
+    return Tensor._make(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
+
+
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    xp = backend.xp(input.device)
+    return bool(xp.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    return input.shape == other.shape and bool((input == other).all())
+
+
+def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    xp = backend.xp(input.device)
+    return Tensor._make(xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _elementwise_nograd(name: str):
+    """A non-differentiable elementwise function (floor, round, isnan, ...)."""
+
+    def fn(input: Tensor) -> Tensor:
+        return Tensor._make(xp_call(input, name))
+
+    fn.__name__ = name
+    return fn
+
+
+def xp_call(input: Tensor, name: str):
+    return backend.xp(input.device).asarray(getattr(backend.xp(input.device), name)(input._data))
+
+
+floor = _elementwise_nograd("floor")
+ceil = _elementwise_nograd("ceil")
+round = _elementwise_nograd("round")  # noqa: A001
+trunc = _elementwise_nograd("trunc")
+isnan = _elementwise_nograd("isnan")
+isinf = _elementwise_nograd("isinf")
+isfinite = _elementwise_nograd("isfinite")
+
+
+__all__ = [
+    name
+    for name, value in list(globals().items())
+    if callable(value) and not name.startswith("_") and not isinstance(value, Op | type)
+]

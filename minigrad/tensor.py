@@ -1,0 +1,784 @@
+"""The Tensor: an array on a device plus what autograd needs to know about it.
+
+Autograd state, as in PyTorch:
+
+- ``requires_grad``: record operations on this tensor;
+- ``grad_fn``: the backward node of the operation that made it (``None`` for leaves);
+- ``grad``: filled by ``backward()`` on leaves that require grad (and on ``retain_grad()`` tensors);
+- ``_version``: bumped by every in-place change, so backward can detect a saved tensor that was
+  modified after it was saved.
+"""
+
+from __future__ import annotations
+
+import builtins
+import warnings
+import weakref
+from collections.abc import Callable
+
+
+from . import backend, dtypes
+from .autograd import engine
+from .autograd.grad_mode import is_grad_enabled, no_grad
+from .autograd.graph import AccumulateGrad
+from .hooks import RemovableHandle, add_hook
+
+
+class Size(tuple):
+    """A tensor's shape; a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class _VersionCounter:
+    """Shared by a tensor and its views/detached aliases: in-place changes to any of them count."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor(3.0, requires_grad=True)
+    >>> y = x * x
+    >>> y
+    tensor(9., grad_fn=<MulBackward0>)
+    >>> y.backward()
+    >>> x.grad
+    tensor(6.)
+    """
+
+    __array_priority__ = 1000  # NumPy defers to our reflected operators (array * tensor)
+
+    def __init__(self, *args, dtype=None, device=None):
+        # torch.Tensor(data) / torch.Tensor(2, 3): the legacy constructor, float32 by default.
+        from .factories import _legacy
+
+        t = _legacy(args, dtype or dtypes.get_default_dtype(), device)
+        self._init(t._data)
+
+    def _init(self, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> None:
+        self._data = data
+        self._requires_grad = requires_grad
+        self.grad_fn = grad_fn
+        self._output_nr = output_nr
+        self._grad = None
+        self._version_counter = _VersionCounter()
+        self._hooks: dict = {}
+        self._post_accumulate_hooks: dict = {}
+        self._accumulator = None
+        self._retains_grad = False
+        self._base = None  # for views: the tensor whose storage this one shows
+        self._view_version = 0
+
+    @classmethod
+    def _make(cls, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> Tensor:
+        """Wrap an array without copying or checking (internal fast path)."""
+        t = object.__new__(cls)
+        if not backend.is_array(data):
+            data = backend.xp(backend.device_of(data)).asarray(data)
+        t._init(data, requires_grad, grad_fn, output_nr)
+        return t
+
+    # ------------------------------------------------------------------ basic properties
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the size of one dimension."""
+        if dim is None:
+            return self.shape
+        from .functions import _wrap_dim
+
+        return self._data.shape[_wrap_dim(dim, self.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return dtypes.from_array_dtype(self._data.dtype)
+
+    @property
+    def device(self) -> backend.device:
+        return backend.device_of(self._data)
+
+    @property
+    def is_cuda(self) -> bool:
+        return self.device.type == "cuda"
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def contiguous(self) -> Tensor:
+        return self
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor (or a view of its storage) has seen."""
+        return self._version_counter.value
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
+        return self.permute(*reversed(range(self.ndim))) if self.ndim > 1 else self.permute(*range(self.ndim))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802
+        return self.transpose(-2, -1)
+
+    # ------------------------------------------------------------------ autograd state
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                f"var_no_grad = var.detach(). (This tensor was made by {self.grad_fn.name()}.)"
+            )
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(
+                "only Tensors of floating point dtype can require gradients "
+                f"(this tensor is {self.dtype}; make it with a float, e.g. torch.tensor(1.0), or "
+                "convert it with .float())"
+            )
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Set ``requires_grad`` in place and return the tensor."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors not made by a recorded operation (``grad_fn is None``)."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(
+                "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+                f"the leaf Tensor instead. This tensor is not a leaf: it was produced by "
+                f"{self.grad_fn.name()}, so its gradient flowed through to that operation's inputs "
+                "instead of being stored here.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                    f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
+                )
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype}' to a tensor with "
+                    f"dtype '{self.dtype}'. Convert it with .to({self.dtype})"
+                )
+            if value.device != self.device:
+                raise RuntimeError(
+                    f"attempting to assign a gradient on device '{value.device}' to a tensor on '{self.device}'"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor after backward (a no-op on leaves)."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def _grad_accumulator(self) -> AccumulateGrad:
+        """The AccumulateGrad node of this leaf (one per leaf while a graph uses it)."""
+        node = self._accumulator() if self._accumulator is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulator = weakref.ref(node)
+        return node
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when the gradient of this tensor is computed.
+
+        Return ``None`` to only look at it, or a tensor of the same shape to replace it. On a leaf,
+        what the hooks return is what accumulates into ``.grad``; on a non-leaf it is what flows on.
+
+        >>> import minigrad as torch
+        >>> v = torch.tensor([0.0, 0.0, 0.0], requires_grad=True)
+        >>> h = v.register_hook(lambda grad: grad * 2)
+        >>> v.backward(torch.tensor([1.0, 2.0, 3.0]))
+        >>> v.grad
+        tensor([2., 4., 6.])
+        """
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            return add_hook(self._hooks, hook)
+        hooks = self.grad_fn._tensor_hooks.setdefault(self._output_nr, {})
+        return add_hook(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """Call ``hook(tensor)`` after the gradient has been accumulated into ``tensor.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        return add_hook(self._post_accumulate_hooks, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False, inputs=None) -> None:
+        """Accumulate the gradient of this tensor into ``.grad`` of the graph's leaves."""
+        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def detach(self) -> Tensor:
+        """A tensor sharing storage and version counter, cut from the graph."""
+        t = Tensor._make(self._data)
+        t._version_counter = self._version_counter
+        return t
+
+    def detach_(self) -> Tensor:
+        """Cut this tensor from the graph in place (it becomes a leaf)."""
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> Tensor:
+        """The values as a tensor outside the graph (shares storage; changes are not tracked)."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        self._data = value._data
+
+    # ------------------------------------------------------------------ conversion
+    def item(self) -> builtins.float | builtins.int | builtins.bool:
+        """The value of a one-element tensor as a Python number."""
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return backend.to_numpy(self._data).reshape(()).item()
+
+    def tolist(self):
+        return backend.to_numpy(self._data).tolist()
+
+    def numpy(self, *, force: bool = False):
+        """The values as a NumPy array sharing memory with this tensor (CPU only)."""
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.device.type != "cpu":
+            if not force:
+                raise TypeError(
+                    f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to "
+                    "copy the tensor to host memory first."
+                )
+            return backend.to_numpy(self._data)
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    def to(self, *args, **kwargs) -> Tensor:
+        """Convert dtype and/or move device: ``to(torch.float64)``, ``to("cuda")``, ``to(other)``.
+
+        A conversion is an operation (``ToCopyBackward0``), so its result is not a leaf; when
+        nothing changes the tensor itself is returned.
+        """
+        dtype, device, copy = kwargs.pop("dtype", None), kwargs.pop("device", None), kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
+        for a in args:
+            if isinstance(a, dtypes.dtype):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype, device = a.dtype, a.device
+            elif isinstance(a, str | backend.device | builtins.int) and not isinstance(a, builtins.bool):
+                device = a
+            elif isinstance(a, builtins.bool):
+                pass  # non_blocking
+            else:
+                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+        dtype = dtype or self.dtype
+        device = backend.as_device(device) if device is not None else self.device
+        if dtype is self.dtype and device == self.device and not copy:
+            return self
+        from .functions import to_copy_op
+
+        backend.xp(device)  # a clear error now if that device is unavailable
+        return to_copy_op(self, dtype=dtype, device=device, source=self.device)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return _legacy_type_name(self)
+        return self.to(dtype)
+
+    def float(self) -> Tensor:
+        return self.to(dtypes.float32)
+
+    def double(self) -> Tensor:
+        return self.to(dtypes.float64)
+
+    def half(self) -> Tensor:
+        return self.to(dtypes.float16)
+
+    def long(self) -> Tensor:
+        return self.to(dtypes.int64)
+
+    def int(self) -> Tensor:
+        return self.to(dtypes.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(dtypes.bool)
+
+    def cpu(self) -> Tensor:
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> Tensor:
+        return self.to(backend.device("cuda", device if isinstance(device, builtins.int) else None) if not isinstance(device, str | backend.device) else device)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        from .factories import tensor
+
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        from .factories import zeros
+
+        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        from .factories import ones
+
+        return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        from .factories import full
+
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    # ------------------------------------------------------------------ Python protocol
+    def __repr__(self) -> str:
+        from ._printing import tensor_repr
+
+        return tensor_repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        return builtins.format(repr(self), spec)
+
+    def __len__(self) -> int:
+        if self.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> builtins.bool:
+        if self.numel() != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous (this one has "
+                f"{self.numel()} values; use .any() or .all())"
+            )
+        return builtins.bool(self.item())
+
+    def __float__(self) -> builtins.float:
+        return builtins.float(self.item())
+
+    def __int__(self) -> builtins.int:
+        return builtins.int(self.item())
+
+    def __index__(self) -> builtins.int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    __hash__ = object.__hash__
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment. Use .detach().clone() first."
+            )
+        t = type(self)._make(self._data.copy(), self.requires_grad)
+        if isinstance(self, Tensor) and type(self) is not Tensor:
+            t.__dict__.update({k: v for k, v in self.__dict__.items() if k not in t.__dict__})
+        if self._grad is not None:
+            t._grad = self._grad.detach().clone()
+        memo[id(self)] = t
+        return t
+
+    # ------------------------------------------------------------------ in-place machinery
+    def _check_inplace(self) -> None:
+        if self.grad_fn is None and self.requires_grad and is_grad_enabled():
+            raise RuntimeError(
+                "a leaf Variable that requires grad is being used in an in-place operation. "
+                "Wrap the update in `with torch.no_grad():` (as optimizers do), or use an "
+                "out-of-place operation (w = w - ...) if you mean to build a new tensor."
+            )
+
+    def _apply_inplace(self, compute: Callable[[Tensor], Tensor], operands: tuple = ()) -> Tensor:
+        """Replace this tensor's values by ``compute(self)`` in place.
+
+        When the change is recorded, the old value is kept as a snapshot that carries this
+        tensor's place in the graph; the op runs on it out of place, and this tensor takes over
+        the result's ``grad_fn`` (so ``y *= 2`` gives ``y`` a ``MulBackward0``, as in PyTorch).
+        """
+        self._check_inplace()
+        record = is_grad_enabled() and (self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands))
+        if record and self._base is not None:
+            raise RuntimeError(
+                "minigrad does not support recording an in-place operation on a view (a result of "
+                "indexing, view, reshape, transpose, ...) that is part of a graph. Apply the "
+                "operation out of place, or to the original tensor, e.g. x[0] = x[0] * 2."
+            )
+        source = self._snapshot() if record else self
+        with no_grad() if not record else _nullcontext():
+            result = compute(source)
+        self._write(result)
+        if record:
+            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
+            saved = getattr(result.grad_fn, "saved", {}).get("result")
+            if saved is not None:  # the node's saved output is now this tensor
+                saved.counter, saved.data = self._version_counter, self._data
+        self._version_counter.value += 1
+        if record:
+            saved = getattr(self.grad_fn, "saved", {}).get("result")
+            if saved is not None:
+                saved.version = self._version_counter.value
+        return self
+
+    def _snapshot(self) -> Tensor:
+        """A copy of the current values that stands where this tensor stands in the graph."""
+        t = Tensor._make(self._data.copy(), self.requires_grad, self.grad_fn, self._output_nr)
+        if self.requires_grad and self.grad_fn is None:
+            t._accumulator = weakref.ref(self._grad_accumulator())
+        return t
+
+    def _write(self, result: Tensor) -> None:
+        if result.shape != self.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
+            )
+        if dtypes._category(result.dtype) > dtypes._category(self.dtype):
+            raise RuntimeError(
+                f"result type {_legacy_type_name(result).split('.')[-1].replace('Tensor', '')} can't be cast to "
+                f"the desired output type {_legacy_type_name(self).split('.')[-1].replace('Tensor', '')}"
+            )
+        try:
+            self._data[...] = result._data
+        except ValueError as exc:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a "
+                "single memory location (it was made by expand()). Please clone() the tensor before "
+                f"performing the operation. ({exc})"
+            ) from None
+
+    def _accumulate_(self, other: Tensor) -> None:
+        """``self += other`` on the raw values, outside autograd (gradient accumulation)."""
+        self._data += other._data
+        self._version_counter.value += 1
+
+    # In-place operations: each bumps ``_version``.
+    def add_(self, other, *, alpha=1) -> Tensor:
+        return self._apply_inplace(lambda s: F.add(s, other, alpha=alpha), (other,))
+
+    def sub_(self, other, *, alpha=1) -> Tensor:
+        return self._apply_inplace(lambda s: F.sub(s, other, alpha=alpha), (other,))
+
+    def mul_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.mul(s, other), (other,))
+
+    def div_(self, other, *, rounding_mode=None) -> Tensor:
+        return self._apply_inplace(lambda s: F.div(s, other, rounding_mode=rounding_mode), (other,))
+
+    def pow_(self, exponent) -> Tensor:
+        return self._apply_inplace(lambda s: F.pow(s, exponent), (exponent,))
+
+    def clamp_(self, min=None, max=None) -> Tensor:  # noqa: A002
+        return self._apply_inplace(lambda s: F.clamp(s, min, max), (min, max))
+
+    clip_ = clamp_
+
+    def zero_(self) -> Tensor:
+        return self._apply_inplace(lambda s: F.zero_op(s))
+
+    def fill_(self, value) -> Tensor:
+        if isinstance(value, Tensor):
+            value = value.item()
+        return self._apply_inplace(lambda s: F.fill_op(s, value=value))
+
+    def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+        if not isinstance(src, Tensor):
+            raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+        F.broadcast_shapes(self.shape, src.shape)
+        src = src.to(self.device)
+        return self._apply_inplace(lambda s: F.copy_op(s, src.to(s.dtype)), (src,))
+
+    def exp_(self) -> Tensor:
+        return self._apply_inplace(F.exp)
+
+    def relu_(self) -> Tensor:
+        return self._apply_inplace(F.relu)
+
+    def neg_(self) -> Tensor:
+        return self._apply_inplace(F.neg)
+
+    def sigmoid_(self) -> Tensor:
+        return self._apply_inplace(F.sigmoid)
+
+    def tanh_(self) -> Tensor:
+        return self._apply_inplace(F.tanh)
+
+    def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0) -> Tensor:
+        values = backend.generator(self.device).normal(mean, std, self.shape)
+        return self._fill_from(values)
+
+    def uniform_(self, a: builtins.float = 0.0, b: builtins.float = 1.0) -> Tensor:
+        values = backend.generator(self.device).uniform(a, b, self.shape)
+        return self._fill_from(values)
+
+    def _fill_from(self, values) -> Tensor:
+        source = Tensor._make(backend.xp(self.device).asarray(values, dtype=self._data.dtype))
+        return self._apply_inplace(lambda s: F.copy_op(s, source))
+
+    def __setitem__(self, key, value) -> None:
+        if isinstance(value, Tensor):
+            value = value.to(self.device)
+        self._apply_inplace(lambda s: F.copy_slices(s, key, value), (value,))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __ipow__(self, other):
+        return self.pow_(other)
+
+    # ------------------------------------------------------------------ operators
+    def __add__(self, other):
+        return F.add(self, other)
+
+    def __radd__(self, other):
+        return F.add(self, other)
+
+    def __sub__(self, other):
+        return F.sub(self, other)
+
+    def __rsub__(self, other):
+        return F.rsub(self, other)
+
+    def __mul__(self, other):
+        return F.mul(self, other)
+
+    def __rmul__(self, other):
+        return F.mul(self, other)
+
+    def __truediv__(self, other):
+        return F.div(self, other)
+
+    def __rtruediv__(self, other):
+        return F.reciprocal(self) * other
+
+    def __floordiv__(self, other):
+        return F.div(self, other, rounding_mode="floor")
+
+    def __pow__(self, exponent):
+        return F.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return F.pow(base, self)
+
+    def __matmul__(self, other):
+        return F.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return F.matmul(other, self)
+
+    def __neg__(self):
+        return F.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return F.abs(self)
+
+    def __getitem__(self, key):
+        return F.index(self, key)
+
+    def __eq__(self, other):  # type: ignore[override]
+        return F.eq(self, other)
+
+    def __ne__(self, other):  # type: ignore[override]
+        return F.ne(self, other)
+
+    def __lt__(self, other):
+        return F.lt(self, other)
+
+    def __le__(self, other):
+        return F.le(self, other)
+
+    def __gt__(self, other):
+        return F.gt(self, other)
+
+    def __ge__(self, other):
+        return F.ge(self, other)
+
+    def __and__(self, other):
+        return F._bitwise("bitwise_and", self, other)
+
+    def __or__(self, other):
+        return F._bitwise("bitwise_or", self, other)
+
+    def __xor__(self, other):
+        return F._bitwise("bitwise_xor", self, other)
+
+    def __invert__(self):
+        if self.dtype is not dtypes.bool:
+            raise TypeError("~ is only supported on bool tensors in minigrad")
+        return F.logical_not(self)
+
+    __rand__, __ror__ = __and__, __or__
+
+    # ------------------------------------------------------------------ methods that mirror functions
+    def any(self, dim=None) -> Tensor:
+        return Tensor._make(backend.xp(self.device).asarray(self._data.any(axis=dim)))
+
+    def all(self, dim=None) -> Tensor:
+        return Tensor._make(backend.xp(self.device).asarray(self._data.all(axis=dim)))
+
+    def view(self, *shape):
+        return F.view(self, *shape)
+
+    def view_as(self, other: Tensor):
+        return F.view(self, other.shape)
+
+    def reshape_as(self, other: Tensor):
+        return F.reshape(self, other.shape)
+
+    def expand_as(self, other: Tensor):
+        return F.expand(self, other.shape)
+
+    def max(self, dim=None, keepdim=False):
+        return F.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return F.min(self, dim, keepdim)
+
+    def __getattr__(self, name: str):
+        # Every public function of minigrad.functions is also a method, as in PyTorch.
+        if not name.startswith("_"):
+            fn = getattr(F, name, None)
+            if fn is not None and callable(fn) and name in _METHODS:
+                bound = fn.__get__(self)
+                return bound
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+_METHODS = {
+    "add", "sub", "mul", "div", "pow", "neg", "abs", "sign", "exp", "log", "sqrt", "sin", "cos",
+    "tanh", "sigmoid", "relu", "clamp", "clip", "maximum", "minimum", "sum", "mean", "norm",
+    "argmax", "argmin", "softmax", "log_softmax", "matmul", "mm", "mv", "dot", "reshape",
+    "flatten", "t", "transpose", "permute", "squeeze", "unsqueeze", "expand", "sum_to_size",
+    "clone", "select", "narrow", "eq", "ne", "lt", "le", "gt", "ge", "floor", "ceil", "round",
+    "trunc", "isnan", "isinf", "isfinite", "reciprocal", "allclose", "equal", "isclose",
+    "logical_not", "logical_and", "logical_or", "addmm",
+}
+
+
+class _nullcontext:  # noqa: N801
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
+
+
+def _legacy_type_name(t: Tensor) -> str:
+    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}[t.dtype.name]
+    return ("torch.cuda." if t.is_cuda else "torch.") + kind
+
+
+def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
+    """A 0-d tensor holding a Python number (how scalars enter tensor operations)."""
+    return Tensor._make(backend.xp(device).asarray(value, dtype=backend.array_dtype(dtype)) if device.type == "cpu" else backend.asarray(value, dtype, device))
+
+
+def ones_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:
+    with backend.on(t.device):
+        return Tensor._make(backend.xp(t.device).ones(t.shape, dtype=backend.array_dtype(dtype or t.dtype)))
+
+
+def zeros_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:
+    with backend.on(t.device):
+        return Tensor._make(backend.xp(t.device).zeros(t.shape, dtype=backend.array_dtype(dtype or t.dtype)))
+
+
+from . import functions as F  # noqa: E402  (functions needs Tensor, so it is imported last)
+
