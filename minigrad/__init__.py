@@ -69,12 +69,4 @@ int = int32  # noqa: A001
 __version__ = "0.1.0"
 
 
-def is_tensor(obj) -> "builtins.bool":  # noqa: F821
-    return isinstance(obj, Tensor)
-
-
-def numel(input: Tensor) -> "builtins.int":  # noqa: F821
-    return input.numel()
-
-
 from . import nn, optim  # noqa: E402  (nn and optim build on everything above)

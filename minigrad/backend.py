@@ -181,21 +181,30 @@ def synchronize(dev: device | None = None) -> None:
         cupy.cuda.Device(dev.index if dev is not None and dev.index is not None else 0).synchronize()
 
 
-# Random numbers: one generator per device kind, reseeded by manual_seed.
-_generators: dict[str, object] = {}
-
-
-def generator(dev: device):
-    key = str(dev)
-    if key not in _generators:
-        _generators[key] = xp(dev).random.default_rng(_seed)
-    return _generators[key]
-
-
+# Random numbers come from one NumPy generator for every device (then moved), so a seed gives
+# the same values on the CPU and on a GPU.
 _seed = 0x5EED
+_generator = None
+
+
+def generator():
+    """The generator behind rand, randn, randint and the in-place random fills."""
+    global _generator
+    if _generator is None:
+        _generator = numpy.random.default_rng(_seed)
+    return _generator
 
 
 def manual_seed(seed: int) -> None:
-    global _seed
-    _seed = int(seed)
-    _generators.clear()
+    global _seed, _generator
+    _seed, _generator = int(seed), None
+
+
+def scatter_add(out, key, values) -> None:
+    """``out[key] += values`` where repeated indices add up (index backward)."""
+    if isinstance(out, numpy.ndarray):
+        numpy.add.at(out, key, values)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(out, key, values)

@@ -55,10 +55,17 @@ def set_default_dtype(d: dtype) -> None:
     _default_float = d
 
 
+_by_array_dtype: dict = {}  # array dtype object -> dtype, filled on first sight (str() is slow)
+
+
 def from_array_dtype(array_dtype) -> dtype:
     """The minigrad dtype of a NumPy/CuPy dtype."""
+    found = _by_array_dtype.get(array_dtype)
+    if found is not None:
+        return found
     try:
-        return _BY_ARRAY_NAME[str(array_dtype)]
+        found = _by_array_dtype[array_dtype] = _BY_ARRAY_NAME[str(array_dtype)]
+        return found
     except KeyError:
         raise TypeError(
             f"can't convert an array of type {array_dtype}: minigrad supports "

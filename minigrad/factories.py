@@ -199,9 +199,8 @@ def _random(size, dtype, device, requires_grad, draw) -> Tensor:
     dtype = dtype or dtypes.get_default_dtype()
     if not dtype.is_floating_point:
         raise RuntimeError(f"random values from this distribution need a floating dtype, got {dtype}")
-    with backend.on(device):
-        data = draw(backend.generator(device), _size(size)).astype(backend.array_dtype(dtype))
-    return _finish(data, requires_grad)
+    data = draw(backend.generator(), _size(size)).astype(backend.array_dtype(dtype))
+    return _finish(backend.move(data, device), requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -224,16 +223,14 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
         low, high = 0, low
     device = backend.as_device(device)
     dtype = dtype or dtypes.int64
-    with backend.on(device):
-        data = backend.generator(device).integers(low, high, _size((size,))).astype(backend.array_dtype(dtype))
-    return _finish(data, requires_grad)
+    data = backend.generator().integers(low, high, _size((size,))).astype(backend.array_dtype(dtype))
+    return _finish(backend.move(data, device), requires_grad)
 
 
 def randperm(n: int, *, dtype=None, device=None) -> Tensor:
     device = backend.as_device(device)
-    with backend.on(device):
-        data = backend.generator(device).permutation(n).astype(backend.array_dtype(dtype or dtypes.int64))
-    return Tensor._make(data)
+    data = backend.generator().permutation(n).astype(backend.array_dtype(dtype or dtypes.int64))
+    return Tensor._make(backend.move(data, device))
 
 
 def manual_seed(seed: int):

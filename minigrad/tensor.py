@@ -16,7 +16,6 @@ import warnings
 import weakref
 from collections.abc import Callable
 
-
 from . import backend, dtypes
 from .autograd import engine
 from .autograd.grad_mode import is_grad_enabled, no_grad
@@ -356,7 +355,7 @@ class Tensor:
         from .functions import to_copy_op
 
         backend.xp(device)  # a clear error now if that device is unavailable
-        return to_copy_op(self, dtype=dtype, device=device, source=self.device)
+        return to_copy_op(self, to_dtype=dtype, device=device, source=self.device)
 
     def type(self, dtype=None):
         if dtype is None:
@@ -589,15 +588,15 @@ class Tensor:
         return self._apply_inplace(F.tanh)
 
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0) -> Tensor:
-        values = backend.generator(self.device).normal(mean, std, self.shape)
+        values = backend.generator().normal(mean, std, self.shape)
         return self._fill_from(values)
 
     def uniform_(self, a: builtins.float = 0.0, b: builtins.float = 1.0) -> Tensor:
-        values = backend.generator(self.device).uniform(a, b, self.shape)
+        values = backend.generator().uniform(a, b, self.shape)
         return self._fill_from(values)
 
     def _fill_from(self, values) -> Tensor:
-        source = Tensor._make(backend.xp(self.device).asarray(values, dtype=self._data.dtype))
+        source = Tensor._make(backend.move(values.astype(self._data.dtype), self.device))
         return self._apply_inplace(lambda s: F.copy_op(s, source))
 
     def __setitem__(self, key, value) -> None:

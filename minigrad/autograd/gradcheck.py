@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import backend
-from .grad_mode import no_grad
 from .engine import grad as _grad
+from .grad_mode import no_grad
 
 
 class GradcheckError(RuntimeError):

@@ -34,6 +34,8 @@ class Op:
         signature = inspect.signature(forward).parameters.values()
         positional = [p for p in signature if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self.inputs = [p.name for p in positional[1:]]  # the first is xp
+        if "dtype" in inspect.signature(forward).parameters:
+            raise ValueError(f"{name}: 'dtype' is reserved for type promotion; name the parameter otherwise")
         self.variadic = next((p.name for p in signature if p.kind == p.VAR_POSITIONAL), None)
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
