@@ -167,7 +167,7 @@ stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis
 
 clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
               self=lambda grad: grad)
-to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, dtype, device, source: backend.move(self, device).astype(backend.array_dtype(dtype), copy=False),
+to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.move(self, device).astype(backend.array_dtype(to_dtype), copy=False),
                 self=lambda grad, source: grad.to(source))
 fill_op = Op("FillBackward0", lambda xp, self, *, value: xp.full_like(self, value),
              self=lambda grad: grad * 0)
@@ -254,7 +254,7 @@ def _embed(xp, values, shape, key):
     if _is_basic(key):
         out[key] = values
     else:
-        xp.add.at(out, key, values)  # repeated indices add up, as in index backward
+        backend.scatter_add(out, key, values)  # repeated indices add up
     return out
 
 
@@ -968,6 +968,14 @@ def clone(input: Tensor) -> Tensor:
     return clone_op(input)
 
 
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    return input.numel()
+
+
 # ----------------------------------------------------------------------------------------------
 # Indexing
 # ----------------------------------------------------------------------------------------------
@@ -982,7 +990,7 @@ def _index_key(input: Tensor, key) -> tuple:
         if isinstance(k, Tensor):
             if k.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            out.append(k._data if k.ndim or k.dtype is dtypes.bool else int(k.item()))
+            out.append(backend.move(k._data, input.device) if k.ndim or k.dtype is dtypes.bool else int(k.item()))
         elif isinstance(k, bool):
             out.append(xp.asarray(k))
         elif isinstance(k, int | slice) or k is None or k is Ellipsis:
