@@ -730,15 +730,6 @@ class Tensor:
     def min(self, dim=None, keepdim=False):
         return F.min(self, dim, keepdim)
 
-    def __getattr__(self, name: str):
-        # Every public function of minigrad.functions is also a method, as in PyTorch.
-        if not name.startswith("_"):
-            fn = getattr(F, name, None)
-            if fn is not None and callable(fn) and name in _METHODS:
-                bound = fn.__get__(self)
-                return bound
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
 
 _METHODS = {
     "add", "sub", "mul", "div", "pow", "neg", "abs", "sign", "exp", "log", "sqrt", "sin", "cos",
@@ -780,4 +771,8 @@ def zeros_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:
 
 
 from . import functions as F  # noqa: E402  (functions needs Tensor, so it is imported last)
+
+# Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x).
+for _name in _METHODS:
+    setattr(Tensor, _name, getattr(F, _name))
 
