@@ -12,6 +12,8 @@ from .tensor import Tensor
 
 def _size(size) -> tuple[int, ...]:
     """Accept ``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])``."""
+    if not size:  # zeros() with no size at all; zeros(()) is a 0-d tensor
+        raise TypeError("missing 1 required positional argument: 'size'")
     if len(size) == 1 and isinstance(size[0], Sequence | Tensor):
         size = tuple(size[0])
     for s in size:

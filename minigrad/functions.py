@@ -73,6 +73,12 @@ relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.d
              self=lambda grad, result: grad * (result > 0))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
               self=lambda grad, self, min, max: grad * _within(self, min, max))
+# Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
+# [min, max] including the ends, a bound's gradient where it is the value taken.
+clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(xp.maximum(self, min), max),
+                     self=lambda grad, self, min, max: grad * ((self >= min) & (self <= max)),
+                     min=lambda grad, self, min, max: grad * ((self < min) & (min < max)),
+                     max=lambda grad, self, min, max: grad * ((self > max) | (max < min)))
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(self, other),
                 self=lambda grad, self, other: grad * ((self > other) + (self == other) * 0.5),
                 other=lambda grad, self, other: grad * ((other > self) + (self == other) * 0.5))
@@ -142,6 +148,8 @@ squeeze_op = Op("SqueezeBackward0", lambda xp, self: self.reshape([s for s in se
                 view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.shape[dim] == 1 else self[...],
                     view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(self, tuple(d for d in dims if self.shape[d] == 1)),
+                     view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
@@ -160,6 +168,8 @@ embed = Op("IndexPutBackward0", lambda xp, values, *, shape, key: _embed(xp, val
 copy_slices_op = Op("CopySlices", lambda xp, self, src, *, key: _put(self, key, src),
                     self=lambda grad, key: grad * _mask_out(grad, key),
                     src=lambda grad, key: index_op(grad, key=key))
+# ``x[indices] = v`` with advanced indices is PyTorch's index_put_, recorded as IndexPutBackward0.
+index_put_op = Op("IndexPutBackward0", copy_slices_op.forward, **copy_slices_op.rules)
 cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(tensors, axis=dim),
             tensors=lambda grad, shapes, dim: _split(grad, [s[dim] for s in shapes], dim))
 stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
@@ -279,7 +289,8 @@ def _nll(xp, logp, target, weight, reduction, ignore_index):
         return losses
     if reduction == "sum":
         return xp.asarray(losses.sum(), dtype=logp.dtype)
-    return xp.asarray(losses.sum() / w.sum(), dtype=logp.dtype)
+    total = w.sum()  # 0 when every target is ignored: the mean is nan, as in PyTorch (no 0/0 warning)
+    return xp.asarray(losses.sum() / total if total != 0 else xp.nan, dtype=logp.dtype)
 
 
 def _nll_terms(xp, logp, target, weight, ignore_index):
@@ -336,14 +347,15 @@ def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
 def _norm_backward(grad, self, result, p, dim, keepdim):
     norm = result if keepdim or dim is None else _unreduce(result, self.shape, dim, False)
     grad = grad if keepdim or dim is None else _unreduce(grad, self.shape, dim, False)
+    safe = where(norm == 0, 1.0, norm)  # no 0/0 (nor NumPy's warning) at the origin
     if p == 2:
-        scale = self / norm
+        scale = self / safe
     elif p == 1:
         return grad * self.sign()
     elif p == math.inf:
         return grad * self.sign() * _evenly_dim(self.abs() == norm, dim)
     else:
-        scale = self * self.abs() ** (p - 2) / norm ** (p - 1)
+        scale = self * self.abs() ** (p - 2) / safe ** (p - 1)
     return grad * where(norm == 0, 0.0, scale)  # PyTorch's subgradient 0 at the origin
 
 
@@ -379,7 +391,7 @@ def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
     dummy = xp.zeros(shape, dtype=backend.array_dtype(grad.dtype))
     _, w = _nll_terms(xp, dummy, target, weight, ignore_index)
     if reduction == "mean":
-        w = w / w.sum()
+        w = w / w.sum() if w.sum() != 0 else w  # all ignored: zero gradient, as in PyTorch
     per_item = grad * Tensor._make(-w) if reduction == "none" else grad * Tensor._make(-w)
     if len(shape) == 1:
         onehot = Tensor._make(xp.arange(shape[0]) == target)
@@ -487,8 +499,7 @@ def add(input, other, *, alpha: Number = 1) -> Tensor:
 
 def sub(input, other, *, alpha: Number = 1) -> Tensor:
     """``input - alpha * other`` with broadcasting."""
-    if isinstance(input, Number) and isinstance(other, Tensor):
-        return rsub(other, input, alpha=alpha)
+    # A number on the left becomes a 0-d tensor, as in PyTorch (SubBackward0, not RsubBackward1).
     return _binary(sub_op, input, other, alpha=alpha)
 
 
@@ -581,6 +592,12 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
+        dtype = _operand_dtype([v for v in (input, min, max) if v is not None])
+        if dtype.is_floating_point:
+            lo = _as_tensor(-math.inf if min is None else min, dtype, input.device)
+            hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
+            broadcast_shapes(input.shape, lo.shape, hi.shape)
+            return clamp_tensor_op(input, lo, hi, dtype=dtype)
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
     return clamp_op(input, min=min, max=max)
@@ -877,10 +894,7 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
     if dim is None:
         return squeeze_op(input)
     if isinstance(dim, tuple | list):
-        out = input
-        for d in sorted(_dims(dim, input.ndim), reverse=True):
-            out = squeeze(out, d)
-        return out
+        return squeeze_dims_op(input, dims=_dims(dim, input.ndim))
     return squeeze_dim_op(input, dim=_wrap_dim(dim, input.ndim))
 
 
@@ -1061,7 +1075,7 @@ def copy_slices(input: Tensor, key, value) -> Tensor:
     key = _index_key(input, key)
     dtype = input.dtype
     value = _as_tensor(value, dtype, input.device)
-    return copy_slices_op(input, value, key=key, dtype=dtype)
+    return (copy_slices_op if _is_basic(key) else index_put_op)(input, value, key=key, dtype=dtype)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1162,8 +1176,13 @@ isinf = _elementwise_nograd("isinf")
 isfinite = _elementwise_nograd("isfinite")
 
 
+# What ``import minigrad`` exposes: the public functions defined here (not ops or helpers).
 __all__ = [
     name
     for name, value in list(globals().items())
-    if callable(value) and not name.startswith("_") and not isinstance(value, Op | type)
+    if callable(value)
+    and not name.startswith("_")
+    and not isinstance(value, Op | type)
+    and getattr(value, "__module__", None) == __name__
+    and name not in ("index", "copy_slices", "xp_call")
 ]

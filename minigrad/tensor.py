@@ -35,6 +35,22 @@ class Size(tuple):
             n *= s
         return n
 
+    # Slicing, concatenating and repeating a shape give a shape again, as in PyTorch.
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other) -> Size:
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other) -> Size:
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, times: int) -> Size:
+        return Size(tuple(self) * times)
+
+    __rmul__ = __mul__
+
 
 class _VersionCounter:
     """Shared by a tensor and its views/detached aliases: in-place changes to any of them count."""
@@ -416,7 +432,8 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec: str) -> str:
-        if self.ndim == 0 and spec:
+        # PyTorch formats a 0-d tensor as its number, even with an empty spec (f"{t}" -> "1.0").
+        if self.ndim == 0 and type(self) is Tensor:
             return self.item().__format__(spec)
         return builtins.format(repr(self), spec)
 
@@ -723,6 +740,10 @@ class Tensor:
 
     def expand_as(self, other: Tensor):
         return F.expand(self, other.shape)
+
+    def where(self, condition: Tensor, other) -> Tensor:
+        """``self`` where ``condition`` holds, else ``other`` (``torch.where(condition, self, other)``)."""
+        return F.where(condition, self, other)
 
     def max(self, dim=None, keepdim=False):
         return F.max(self, dim, keepdim)

@@ -7,7 +7,7 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import AccumulateGrad, Node
 
 
-def set_detect_anomaly(mode: bool) -> None:
+def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
     """Accepted for compatibility; minigrad's errors already name the operation involved."""
 
 

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -100,18 +101,24 @@ def _dependencies(roots: Iterable[Node]) -> dict[Node, int]:
 
 def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
     """The nodes that lie on some path from ``roots`` to one of ``targets``."""
-    order, stack, seen = [], list(roots), set(roots)
-    while stack:  # iterative DFS recording a post-order
-        node = stack[-1]
-        pushed = False
-        for nxt, _ in node.next_functions:
-            if nxt is not None and nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-                pushed = True
-                break
-        if not pushed:
-            order.append(stack.pop())
+    order: list[Node] = []
+    seen: set[Node] = set()
+    for root in roots:  # one DFS per root: a root can lie below another root
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [root]
+        while stack:  # iterative DFS recording a post-order
+            node = stack[-1]
+            pushed = False
+            for nxt, _ in node.next_functions:
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+                    pushed = True
+                    break
+            if not pushed:
+                order.append(stack.pop())
     needed: set[Node] = set()
     for node in order:  # children come before parents in a post-order
         if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
@@ -161,7 +168,10 @@ def run_backward(
         raise RuntimeError("grad requires non-empty inputs.")
 
     deps = _dependencies(dict.fromkeys(roots))
-    ready = [(-r._sequence_nr, id(r), r) for r in dict.fromkeys(roots) if deps.get(r, 0) == 0]
+    # Ties (AccumulateGrad nodes share one sequence number) run in the order they became
+    # ready, as PyTorch's queue does; id() would make the order depend on memory addresses.
+    arrival = itertools.count()
+    ready = [(-r._sequence_nr, next(arrival), r) for r in dict.fromkeys(roots) if deps.get(r, 0) == 0]
     heapq.heapify(ready)
 
     with set_grad_enabled(create_graph):
@@ -190,7 +200,7 @@ def run_backward(
                 if nxt is not None:
                     deps[nxt] -= 1
                     if deps[nxt] == 0:
-                        heapq.heappush(ready, (-nxt._sequence_nr, id(nxt), nxt))
+                        heapq.heappush(ready, (-nxt._sequence_nr, next(arrival), nxt))
     return captured
 
 
@@ -247,6 +257,14 @@ def _check_hook_result(new, old, hook) -> None:
         raise RuntimeError(
             f"hook '{name}' has changed the size of value: expected {old.shape} but got "
             f"{new.shape}. A hook must return a gradient of the same shape as the one it got."
+        )
+    if new.dtype is not old.dtype or new.device != old.device:
+        # A leaf's .grad must keep the leaf's dtype and device, so PyTorch rejects this too.
+        from ..tensor import _legacy_type_name
+
+        raise RuntimeError(
+            f"hook '{name}' has changed the type of value (was {_legacy_type_name(old)} got "
+            f"{_legacy_type_name(new)}). Return a gradient of the dtype and device it came with."
         )
 
 
@@ -329,7 +347,7 @@ def grad(
         if g is None:
             if not allow_unused:
                 raise RuntimeError(
-                    f"One of the differentiated Tensors (input {i}) appears to not have been used "
+                    f"The differentiated Tensor at index {i} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
             if materialize_grads:

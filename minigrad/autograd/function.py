@@ -69,6 +69,9 @@ class BackwardCFunction(Node, FunctionCtx):
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
         from ..tensor import zeros_like_tensor
 
+        # backward gets one gradient per output, also for outputs no gradient reached (the
+        # engine's buffer only extends to the highest output that got one).
+        grad_outputs = list(grad_outputs) + [None] * (len(self._output_meta) - len(grad_outputs))
         grads = [
             g if g is not None or not self.materialize_grads else zeros_like_tensor(out)
             for g, out in zip(grad_outputs, self._output_meta)

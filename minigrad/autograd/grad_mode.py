@@ -7,6 +7,7 @@ even when the body raises, as in PyTorch.
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 
 _state = threading.local()
@@ -34,9 +35,13 @@ class _GradMode:
         _set(self.prev)
 
     def __call__(self, func):
+        context = type(self)  # a fresh instance per call, so recursion and threads are safe
+        if inspect.isgeneratorfunction(func):
+            return _generator_wrapper(func, context)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            with type(self)():  # a fresh instance per call, so recursion and threads are safe
+            with context():
                 return func(*args, **kwargs)
 
         return wrapper
@@ -85,6 +90,8 @@ class set_grad_enabled(_GradMode):  # noqa: N801
     def __call__(self, func):
         _set(self.prev)  # used as a decorator: undo the switch made by __init__
         mode = self.mode
+        if inspect.isgeneratorfunction(func):
+            return _generator_wrapper(func, lambda: set_grad_enabled(mode))
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
@@ -92,3 +99,32 @@ class set_grad_enabled(_GradMode):  # noqa: N801
                 return func(*args, **kwargs)
 
         return wrapper
+
+
+def _generator_wrapper(func, context):
+    """Decorate a generator function: its body runs lazily, step by step, so each step (not the
+    call that merely creates the generator) must run under the grad mode, as in PyTorch."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        gen = func(*args, **kwargs)
+        try:
+            with context():
+                response = next(gen)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with context():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # thrown in by the caller: pass it on
+                    with context():
+                        response = gen.throw(exc)
+                else:
+                    with context():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper

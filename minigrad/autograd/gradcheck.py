@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from .. import backend
 from .engine import grad as _grad
-from .grad_mode import no_grad
+from .grad_mode import enable_grad, no_grad
 
 
 class GradcheckError(RuntimeError):
@@ -140,9 +140,12 @@ def gradgradcheck(
 
     def first_derivative(*args):
         ins, gos = args[:n], args[n:]
-        outs = [o for o in _outputs(func, ins) if o.requires_grad]
-        diff = _differentiable(ins)
-        grads = _grad(outs, diff, gos, create_graph=True, allow_unused=True)
+        # gradcheck evaluates this under no_grad for finite differences; the first derivative
+        # itself still needs a graph, so record it regardless.
+        with enable_grad():
+            outs = [o for o in _outputs(func, ins) if o.requires_grad]
+            diff = _differentiable(ins)
+            grads = _grad(outs, diff, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None and g.requires_grad)
 
     return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)

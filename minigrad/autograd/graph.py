@@ -9,6 +9,7 @@ them (``next_functions``). Leaves that require grad are reached through an
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 from typing import TYPE_CHECKING
 
@@ -144,14 +145,16 @@ class SavedTensor:
         if self.counter is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.counter.value != self.version:
+            # A saved input is described as it is now (PyTorch names its current grad_fn).
+            description = self.description if self.tensor is None else _describe(self.tensor, None)
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: {self.description} is at version {self.counter.value}; "
+                f"inplace operation: {description} is at version {self.counter.value}; "
                 f"expected version {self.version} instead. Hint: {owner.name()} saved this tensor "
                 "for its backward; compute the new value out of place (y = y * 2 rather than "
                 "y *= 2) or modify a .clone() of it. Hint: enable anomaly detection to find the "
                 "operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True)."
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         if self.is_output:
             t = Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=output_nr)
@@ -176,5 +179,6 @@ def _describe(tensor: Tensor, grad_fn: Node | None) -> str:
     text = f"[{prefix}{kind} [{', '.join(map(str, tensor.shape))}]]"
     grad_fn = grad_fn if grad_fn is not None else tensor.grad_fn
     if grad_fn is not None:
-        text += f", which is output {tensor._output_nr} of {grad_fn.name()},"
+        # PyTorch 2.13 names the forward operation here: "Exp", not "ExpBackward0".
+        text += f", which is output {tensor._output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())},"
     return text

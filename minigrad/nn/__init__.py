@@ -1,1 +1,44 @@
+"""``minigrad.nn``: modules, parameters and losses, as ``torch.nn``.
 
+>>> import minigrad as torch
+>>> from minigrad import nn
+>>> model = nn.Sequential(nn.Linear(3, 2), nn.ReLU())
+>>> model
+Sequential(
+  (0): Linear(in_features=3, out_features=2, bias=True)
+  (1): ReLU()
+)
+>>> model[0].weight.is_leaf, model[0].weight.requires_grad
+(True, True)
+"""
+
+from . import functional, init
+from .activation import Dropout, Flatten, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleList, Sequential
+from .conv import Conv2d
+from .linear import Identity, Linear
+from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module
+from .parameter import Parameter
+
+__all__ = [
+    "Conv2d",
+    "CrossEntropyLoss",
+    "Dropout",
+    "Flatten",
+    "Identity",
+    "Linear",
+    "LogSoftmax",
+    "MSELoss",
+    "Module",
+    "ModuleList",
+    "NLLLoss",
+    "Parameter",
+    "ReLU",
+    "Sequential",
+    "Sigmoid",
+    "Softmax",
+    "Tanh",
+    "functional",
+    "init",
+]

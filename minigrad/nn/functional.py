@@ -1,0 +1,354 @@
+"""``minigrad.nn.functional``: the stateless functions behind the layers, as ``torch.nn.functional``.
+
+Each function records the same backward nodes PyTorch records where that is instructive:
+``linear`` on a batch is one ``AddmmBackward0``, ``cross_entropy`` with class indices is
+``NllLossBackward0`` after ``LogSoftmaxBackward0``, ``conv2d`` is ``ConvolutionBackward0``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+from .. import functions as _F
+from ..factories import rand, zeros
+from ..tensor import Tensor
+from . import _ops
+
+__all__ = [
+    "conv2d",
+    "cross_entropy",
+    "dropout",
+    "linear",
+    "log_softmax",
+    "mse_loss",
+    "nll_loss",
+    "relu",
+    "sigmoid",
+    "softmax",
+    "tanh",
+]
+
+
+# ---------------------------------------------------------------------------------------------- layers
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input @ weight.T + bias``: the affine map of ``nn.Linear``.
+
+    A 2-D input with a bias is one ``addmm`` (``AddmmBackward0``, whose inputs are the bias, the
+    input and ``weight.t()``), as in PyTorch; other shapes are flattened to 2-D and viewed back.
+    """
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.ndim == 2:
+        return _F.addmm(bias, input, weight.t())
+    if input.ndim == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
+    flat = input.reshape(-1, input.shape[-1])
+    return _F.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
+
+
+def _pair(value, name: str) -> tuple[int, int]:
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(value)
+    if len(value) == 1:
+        return (value[0], value[0])
+    if len(value) != 2:
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of 2 values to match the convolution dimensions, but got {name}={list(value)}"
+        )
+    return (int(value[0]), int(value[1]))
+
+
+def _conv_padding(
+    padding, kernel: tuple[int, int], stride: tuple[int, int], dilation: tuple[int, int]
+) -> tuple[int, int, int, int]:
+    """(top, bottom, left, right) zero padding; ``'same'`` puts the odd extra row/column last."""
+    if isinstance(padding, str):
+        if padding == "valid":
+            return (0, 0, 0, 0)
+        if padding != "same":
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+        if stride != (1, 1):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (k - 1) for d, k in zip(dilation, kernel)]
+        return (total[0] // 2, total[0] - total[0] // 2, total[1] // 2, total[1] - total[1] // 2)
+    ph, pw = _pair(padding, "padding")
+    if ph < 0 or pw < 0:
+        raise RuntimeError("negative padding is not supported")
+    return (ph, ph, pw, pw)
+
+
+def conv2d(
+    input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """2-D cross-correlation of a (N, C, H, W) or (C, H, W) input with (O, C/groups, kh, kw) weights.
+
+    ``padding`` is an int, a pair, ``'valid'`` or ``'same'``. The result is one
+    ``ConvolutionBackward0`` node whose inputs are (input, weight, bias).
+    """
+    if input.ndim not in (3, 4):
+        raise RuntimeError(
+            f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {list(input.shape)}"
+        )
+    if input.ndim == 3:
+        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
+    if weight.ndim != 4:
+        raise RuntimeError(f"weight should have 4 dimensions for conv2d, but got weight of size {list(weight.shape)}")
+    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("dilation should be greater than zero")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    kernel = (weight.shape[2], weight.shape[3])
+    pads = _conv_padding(padding, kernel, stride, dilation)
+    out_channels, channels = weight.shape[0], input.shape[1]
+    if out_channels % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size [{list(weight.shape)}] instead"
+        )
+    if channels != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
+            f"{weight.shape[1] * groups} channels, but got {channels} channels instead"
+        )
+    padded = (input.shape[2] + pads[0] + pads[1], input.shape[3] + pads[2] + pads[3])
+    reach = tuple(d * (k - 1) + 1 for d, k in zip(dilation, kernel))
+    if reach[0] > padded[0] or reach[1] > padded[1]:
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel size: ({reach[0]} x {reach[1]}). "
+            "Kernel size can't be greater than actual input size"
+        )
+    if input.dtype is not weight.dtype or (bias is not None and bias.dtype is not weight.dtype):
+        other = weight.dtype if input.dtype is not weight.dtype else bias.dtype
+        raise RuntimeError(
+            f"Input type ({input.dtype}) and weight/bias type ({other}) should be the same; convert one with .to(dtype)"
+        )
+    if bias is None:
+        bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
+    elif bias.shape != (out_channels,):
+        raise RuntimeError(
+            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {out_channels} "
+            f"elements, but got bias of size {list(bias.shape)} instead"
+        )
+    return _ops.convolution_op(input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups)
+
+
+# ---------------------------------------------------------------------------------------------- activations
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)`` (``ReluBackward0``); ``inplace=True`` overwrites ``input``."""
+    return input.relu_() if inplace else _F.relu(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return _F.sigmoid(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return _F.tanh(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """Normalised exponentials along ``dim`` (``SoftmaxBackward0``)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
+    return _F.softmax(input, dim, dtype=dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``log(softmax(input, dim))`` computed stably (``LogSoftmaxBackward0``)."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
+    return _F.log_softmax(input, dim, dtype=dtype)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (when training)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0.0:
+        return input
+    keep = (rand(input.shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+    scale = keep * 0.0 if p == 1.0 else keep / (1.0 - p)
+    return input.mul_(scale) if inplace else input * scale
+
+
+# ---------------------------------------------------------------------------------------------- losses
+def _reduction(size_average, reduce, reduction: str) -> str:
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn(
+            f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+            UserWarning,
+            stacklevel=3,
+        )
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def mse_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean (or sum, or each) of ``(input - target) ** 2`` (``MseLossBackward0``).
+
+    With ``weight`` (same shape as ``input``) the mean is ``sum(weight * err**2) / sum(weight)``.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=2,
+        )
+    _F.broadcast_shapes(input.shape, target.shape)
+    if weight is not None:
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+        weighted = (input - target) ** 2 * weight
+        if reduction == "none":
+            return weighted
+        return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
+    dtype = _F._operand_dtype((input, target))
+    return _F.mse_loss_op(input, target, reduction=reduction, dtype=dtype)
+
+
+def _check_class_target(input: Tensor, target: Tensor) -> None:
+    if target.dtype.is_floating_point or target.dtype.name == "bool":
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {_F._legacy_name(target.dtype).capitalize()}"
+        )
+    if input.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if input.ndim == 1:
+        if target.ndim != 0:
+            raise RuntimeError(
+                f"0D or 1D target tensor expected, multi-target not supported (a 1-D input of {input.shape[0]} "
+                f"classes takes a 0-D target, got shape {list(target.shape)})"
+            )
+        return
+    if target.ndim == 0 or input.shape[0] != target.shape[0]:
+        batch = target.shape[0] if target.ndim else 0
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
+    expected = (input.shape[0], *input.shape[2:])
+    if target.shape != expected:
+        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
+
+
+def nll_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log-likelihood of class indices ``target`` under log-probabilities ``input``.
+
+    ``input`` is (C,), (N, C) or (N, C, d1, ...); ``target`` holds class indices of shape (),
+    (N,) or (N, d1, ...). With ``reduction='mean'`` the sum is divided by the total weight of the
+    targets that are not ``ignore_index``.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _check_class_target(input, target)
+    classes = input.shape[0] if input.ndim == 1 else input.shape[1]
+    if weight is not None and weight.shape != (classes,):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+    if target.device != input.device:
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, {input.device} and {target.device}!"
+        )
+    values = target.detach()
+    bad = (values != ignore_index) & ((values < 0) | (values >= classes))
+    if bad.any().item():
+        raise IndexError(f"Target {values[bad].tolist()[0]} is out of bounds.")
+    weights = None if weight is None else weight.detach().to(input.dtype)._data
+    op = _ops.nll_loss2d_op if input.ndim >= 3 else _F.nll_loss_op
+    return op(input, target=values._data, weight=weights, reduction=reduction, ignore_index=ignore_index)
+
+
+def cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    ignore_index: int = -100,
+    reduce=None,
+    reduction: str = "mean",
+    label_smoothing: float = 0.0,
+) -> Tensor:
+    """Cross entropy between logits ``input`` and ``target``.
+
+    ``target`` is either class indices (as for :func:`nll_loss`; the result is
+    ``nll_loss(log_softmax(input, class_dim), target)``) or class probabilities with the shape of
+    ``input``. The class dimension is 0 for a 1-D input and 1 otherwise.
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    if input.ndim == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    class_dim = 0 if input.ndim == 1 else 1
+    classes = input.shape[class_dim]
+    if weight is not None and weight.shape != (classes,):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
+        )
+    # the weight reshaped to broadcast along the class dimension of ``input``
+    class_weight = (
+        None if weight is None else weight.reshape([classes if d == class_dim else 1 for d in range(input.ndim)])
+    )
+    logp = log_softmax(input, class_dim)
+    if target.shape == input.shape:
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                f"Expected floating point type for target with class probabilities, got {_F._legacy_name(target.dtype)}"
+            )
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / classes
+        terms = logp * target if class_weight is None else logp * class_weight * target
+        if reduction == "none":
+            return -terms.sum(class_dim)
+        if reduction == "sum":
+            return -terms.sum()
+        return -terms.sum() / (input.numel() / classes if input.numel() else math.nan)
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return loss
+    # Label smoothing mixes in the loss against the uniform distribution over classes.
+    kept = (target != ignore_index).to(input.dtype)
+    per_item = -(logp if class_weight is None else logp * class_weight).sum(class_dim) * kept
+    if reduction == "none":
+        smooth = per_item
+    elif reduction == "sum":
+        smooth = per_item.sum()
+    elif weight is None:
+        smooth = per_item.sum() / kept.sum()
+    else:
+        safe = _F.where(target == ignore_index, 0, target)
+        smooth = per_item.sum() / (weight.detach()[safe] * kept).sum()
+    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)

@@ -1,0 +1,17 @@
+"""``minigrad.optim``: optimizers that update parameters from their ``.grad``, as ``torch.optim``.
+
+>>> import minigrad as torch
+>>> w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+>>> opt = torch.optim.SGD([w], lr=0.1)
+>>> (w * w).sum().backward()
+>>> opt.step()
+>>> w
+Parameter containing:
+tensor([ 0.8000, -1.6000], requires_grad=True)
+"""
+
+from .adam import Adam
+from .optimizer import Optimizer
+from .sgd import SGD
+
+__all__ = ["SGD", "Adam", "Optimizer"]

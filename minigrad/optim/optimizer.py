@@ -1,0 +1,173 @@
+"""The ``Optimizer`` base class: parameter groups, per-parameter state, ``zero_grad`` and ``step``."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..autograd.grad_mode import enable_grad, no_grad
+from ..tensor import Tensor
+
+
+class _Required:
+    """Marks a hyper-parameter that has no default (it must be given per group)."""
+
+    def __repr__(self) -> str:
+        return "<required parameter>"
+
+
+required = _Required()
+
+
+class Optimizer:
+    """Holds ``param_groups`` (a list of dicts: ``'params'`` plus hyper-parameters) and ``state``.
+
+    ``params`` is an iterable of tensors, or of dicts that each define a group with its own
+    settings (missing settings come from ``defaults``). Subclasses implement ``step``, which
+    must update parameters in place under ``no_grad`` so that they stay leaves.
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], defaults: dict[str, Any]) -> None:
+        self.defaults = defaults
+        self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
+        self.param_groups: list[dict[str, Any]] = []
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or dicts, but got "
+                + params.type()
+            )
+        groups = list(params)
+        if not groups:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(groups[0], dict):
+            groups = [{"params": groups}]
+        for group in groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict[str, Any]) -> None:
+        """Add a group of parameters with its own hyper-parameters (e.g. a smaller ``lr``)."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError(
+                "optimizer parameters need to be organized in ordered collections, but the ordering of "
+                "tensors in sets will change between runs. Please use a list instead."
+            )
+        params = list(params)
+        for param in params:
+            if not isinstance(param, Tensor):
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(param).__name__}")
+            if not param.is_leaf:
+                raise ValueError("can't optimize a non-leaf Tensor")
+        group = {"params": params}
+        for name, default in self.defaults.items():
+            value = param_group.get(name, default)
+            if value is required:
+                raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            group[name] = value
+        for name, value in param_group.items():
+            group.setdefault(name, value)
+        if len({id(p) for p in params}) != len(params):
+            warnings.warn(
+                "optimizer contains a parameter group with duplicate parameters; in future, this will cause an error; "
+                "see github.com/pytorch/pytorch/issues/40967 for more information",
+                UserWarning,
+                stacklevel=3,
+            )
+        existing = {id(p) for g in self.param_groups for p in g["params"]}
+        if existing & {id(p) for p in params}:
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the gradients of every parameter: to ``None`` (default) or to zeros in place."""
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param._grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    grad = param._grad
+                    if grad.grad_fn is not None:
+                        grad.detach_()
+                    else:
+                        grad.requires_grad_(False)
+                    grad.zero_()
+
+    def step(self, closure: Callable[[], Any] | None = None):
+        """Update the parameters once; ``closure`` (if given) recomputes and returns the loss."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                for param in group["params"]:
+                    if param._grad is not None:
+                        self._update(param, param._grad, group, self.state[param])
+        return loss
+
+    def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
+        """Update one parameter in place (called under ``no_grad``)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ saving and loading
+    def state_dict(self) -> dict[str, Any]:
+        """``{'state': {index: state}, 'param_groups': [{..., 'params': [indices]}]}``; parameters
+        are numbered in the order of the groups."""
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for param in group["params"]:
+                index.setdefault(id(param), len(index))
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Restore hyper-parameters and state saved by :meth:`state_dict` (tensors are copied)."""
+        state_dict = copy.deepcopy(state_dict)
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for group, saved in zip(self.param_groups, saved_groups):
+            if len(group["params"]) != len(saved["params"]):
+                raise ValueError(
+                    "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
+                )
+        by_index = {}
+        for group, saved in zip(self.param_groups, saved_groups):
+            by_index.update(zip(saved["params"], group["params"]))
+        self.state = defaultdict(dict)
+        for key, value in state_dict["state"].items():
+            param = by_index[key]
+            self.state[param] = {
+                name: v.to(device=param.device, dtype=param.dtype) if isinstance(v, Tensor) and name != "step" else v
+                for name, v in value.items()
+            }
+        for group, saved in zip(self.param_groups, saved_groups):
+            group.update({k: v for k, v in saved.items() if k != "params"})
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += ("\n" if i else "") + f"\nParameter Group {i}"  # a blank line between groups
+            for key in sorted(group):
+                if key != "params":
+                    text += f"\n    {key}: {group[key]}"
+        return text + "\n)"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
