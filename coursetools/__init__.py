@@ -1,0 +1,1 @@
+"""Course tooling: building, releasing and grading the nbgrader notebooks."""
