@@ -1,0 +1,103 @@
+"""Colours, fonts and the HTML-like labels that every minigrad drawing shares.
+
+Graphviz "HTML-like" labels (``label=<...>``) let one node show a bold name, small grey
+attributes and coloured badges; everything a caller supplies (names, values) is escaped here.
+"""
+
+from __future__ import annotations
+
+from .._printing import tensor_str
+
+FONT = "Helvetica"
+
+# Tensor kinds (the tensor view) -- (fill, border).
+LEAF = ("#c8e6c9", "#2e7d32")  # a leaf that requires grad: where .grad is accumulated
+INTERMEDIATE = ("#fff59d", "#c49000")  # made by a recorded operation (has a grad_fn)
+NO_GRAD = ("#e0e0e0", "#757575")  # requires_grad=False: autograd ignores it
+# Autograd nodes.
+OPERATION = ("#dbe9f8", "#1f5fa8")  # a grad_fn (e.g. MulBackward0)
+SAVED = ("#ffe0b2", "#e65100")  # a tensor an operation saved for its backward
+MORE = ("#ffffff", "#9e9e9e")  # "... N more": the part of a huge graph left out
+
+# Badges (fill colour).
+RETAINS_GRAD = "#90caf9"
+HOOK = "#e1bee7"
+VERSION = "#ffcdd2"
+FREED = "#eeeeee"
+
+# The backward player.
+CURRENT = ("#ffab91", "#d84315")
+GRADIENT_EDGE = "#c62828"
+
+SMALL = 9  # point size of secondary text
+VALUE_LIMIT = 6  # tensors with at most this many elements show their values
+
+
+def esc(text: object) -> str:
+    """``text`` escaped for an HTML-like label."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def multiline(text: str) -> str:
+    """Escaped text whose line breaks survive in an HTML-like label (left aligned)."""
+    lines = [esc(line) for line in text.split("\n")]
+    return '<BR ALIGN="LEFT"/>'.join(lines) + ('<BR ALIGN="LEFT"/>' if len(lines) > 1 else "")
+
+
+def bold(text: str) -> str:
+    return f"<B>{esc(text)}</B>"
+
+
+def small(text: str, color: str = "#444444") -> str:
+    return f'<FONT POINT-SIZE="{SMALL}" COLOR="{color}">{esc(text)}</FONT>'
+
+
+def badge(text: str, fill: str) -> str:
+    return f'<TD BGCOLOR="{fill}" CELLPADDING="2"><FONT POINT-SIZE="{SMALL}">{esc(text)}</FONT></TD>'
+
+
+def table(rows: list[str], badges: list[str] | None = None) -> str:
+    """An HTML-like label: one row per entry of ``rows`` (already marked up), then the badges."""
+    body = "".join(f"<TR><TD>{row}</TD></TR>" for row in rows)
+    if badges:
+        inner = "".join(badges)
+        body += f'<TR><TD><TABLE BORDER="0" CELLSPACING="2" CELLPADDING="0"><TR>{inner}</TR></TABLE></TD></TR>'
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{body}</TABLE>>'
+
+
+def shape_text(shape) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def values_text(tensor, limit: int = VALUE_LIMIT) -> str | None:
+    """The values of a small tensor as PyTorch prints them (``3.``, ``[1., 2.]``), else None."""
+    if tensor is None or tensor.numel() == 0 or tensor.numel() > limit:
+        return None
+    return tensor_str(tensor, 0)
+
+
+def summary(tensor, show_values: bool = True) -> str:
+    """Values when small (and wanted), else the shape; the dtype when it is not float32."""
+    text = values_text(tensor) if show_values else None
+    if text is None:
+        text = "shape " + shape_text(tensor.shape)
+    if tensor.dtype.name != "float32":
+        text += f"  {tensor.dtype.name}"
+    return text
+
+
+def end_label(where: str, text: str, index: int) -> dict[str, str]:
+    """A small label at one end of an edge (``headlabel``/``taillabel``): unlike ``label`` it
+    does not add layout ranks, which keeps big graphs fast to lay out."""
+    angle, distance = (25 if index % 2 == 0 else -25), "2.5"
+    if where == "taillabel":  # seen from the other end of the edge, on shorter edges
+        angle, distance = -angle, "2"
+    return {where: text, "labeldistance": distance, "labelangle": str(angle), "fontcolor": "#777777"}
+
+
+def node_attrs(colors: tuple[str, str], dashed: bool = False, **extra: str) -> dict[str, str]:
+    """Graphviz attributes of a filled, rounded box in ``colors`` (fill, border)."""
+    style = "filled,rounded,dashed" if dashed else "filled,rounded"
+    attrs = {"shape": "box", "style": style, "fillcolor": colors[0], "color": colors[1]}
+    attrs.update(extra)
+    return attrs
