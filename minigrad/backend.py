@@ -6,6 +6,8 @@ module for the array module of a device (``xp(device)``) and calls it.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy
 
 from . import dtypes
@@ -115,6 +117,23 @@ def xp(dev: device):
     return _require_cuda(dev)
 
 
+def common_device(arrays, op_name: str) -> device:
+    """The device all ``arrays`` live on, or PyTorch's error when they are on different ones."""
+    for a in arrays:  # the common case, all on the CPU, checked cheaply
+        if type(a) is not numpy.ndarray:
+            break
+    else:
+        return CPU
+    devices = [device_of(a) for a in arrays]
+    for other in devices[1:]:
+        if other != devices[0]:
+            raise RuntimeError(
+                "Expected all tensors to be on the same device, but found at least two devices, "
+                f"{devices[0]} and {other}! (in {op_name}) Move them with .to(device) first."
+            )
+    return devices[0]
+
+
 class _DeviceContext:
     """Makes CuPy allocate on the tensor's GPU; does nothing on the CPU."""
 
@@ -130,8 +149,12 @@ class _DeviceContext:
             self.ctx.__exit__(*exc)
 
 
-def on(dev: device) -> _DeviceContext:
-    return _DeviceContext(dev)
+_NOTHING_TO_DO = contextlib.nullcontext()
+
+
+def on(dev: device):
+    """A context in which new arrays are made on ``dev`` (nothing to do on the CPU)."""
+    return _NOTHING_TO_DO if dev.type == "cpu" else _DeviceContext(dev)
 
 
 def device_of(array) -> device:
@@ -140,12 +163,19 @@ def device_of(array) -> device:
     return device("cuda", array.device.id)
 
 
+_array_dtypes: dict = {}
+
+
 def array_dtype(d: dtypes.dtype):
-    return numpy.dtype(d.array_name)
+    """The NumPy/CuPy dtype of a minigrad dtype."""
+    found = _array_dtypes.get(d)
+    if found is None:
+        found = _array_dtypes[d] = numpy.dtype(d.array_name)
+    return found
 
 
 def is_array(value) -> bool:
-    if isinstance(value, numpy.ndarray):
+    if type(value) is numpy.ndarray:
         return True
     return _cupy is not None and isinstance(value, _cupy.ndarray)
 

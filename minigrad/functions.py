@@ -467,6 +467,18 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
 
 def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
     """Apply an elementwise op with PyTorch's promotion and broadcasting rules."""
+    if isinstance(a, Tensor):  # fast paths for the commonest cases: x * 2.0 and x * y
+        if type(b) is float or type(b) is int:
+            dtype = a.dtype
+            if not dtype.is_floating_point and (float_result or type(b) is float):
+                dtype = dtypes.get_default_dtype()
+            elif dtype is dtypes.bool:
+                dtype = dtypes.int64
+            return op(a, scalar_tensor(b, dtype, a.device), dtype=dtype, **params)
+        if isinstance(b, Tensor) and a.dtype is b.dtype and (a.dtype.is_floating_point or not float_result):
+            if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
+                broadcast_shapes(a._data.shape, b._data.shape)
+            return op(a, b, **params)
     dtype = _operand_dtype((a, b))
     if float_result and not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import warnings
 import weakref
+from types import MappingProxyType
 from collections.abc import Callable
 
 from . import backend, dtypes
@@ -52,6 +53,9 @@ class Size(tuple):
     __rmul__ = __mul__
 
 
+_NO_HOOKS = MappingProxyType({})
+
+
 class _VersionCounter:
     """Shared by a tensor and its views/detached aliases: in-place changes to any of them count."""
 
@@ -83,19 +87,24 @@ class Tensor:
         t = _legacy(args, dtype or dtypes.get_default_dtype(), device)
         self._init(t._data)
 
+    # Defaults for what most tensors never set (instances only store what differs).
+    grad_fn = None
+    _output_nr = 0
+    _grad = None
+    _hooks: dict = _NO_HOOKS
+    _post_accumulate_hooks: dict = _NO_HOOKS
+    _accumulator = None
+    _retains_grad = False
+    _base = None  # for views: the tensor whose storage this one shows
+    _view_version = 0
+
     def _init(self, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> None:
         self._data = data
         self._requires_grad = requires_grad
-        self.grad_fn = grad_fn
-        self._output_nr = output_nr
-        self._grad = None
         self._version_counter = _VersionCounter()
-        self._hooks: dict = {}
-        self._post_accumulate_hooks: dict = {}
-        self._accumulator = None
-        self._retains_grad = False
-        self._base = None  # for views: the tensor whose storage this one shows
-        self._view_version = 0
+        if grad_fn is not None:
+            self.grad_fn = grad_fn
+            self._output_nr = output_nr
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> Tensor:
@@ -250,7 +259,7 @@ class Tensor:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        self.grad_fn._own("_retained")[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
     def _grad_accumulator(self) -> AccumulateGrad:
@@ -277,8 +286,8 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:
-            return add_hook(self._hooks, hook)
-        hooks = self.grad_fn._tensor_hooks.setdefault(self._output_nr, {})
+            return add_hook(self._own_hooks("_hooks"), hook)
+        hooks = self.grad_fn._own("_tensor_hooks").setdefault(self._output_nr, {})
         return add_hook(hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
@@ -287,7 +296,12 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        return add_hook(self._post_accumulate_hooks, hook)
+        return add_hook(self._own_hooks("_post_accumulate_hooks"), hook)
+
+    def _own_hooks(self, attr: str) -> dict:
+        if getattr(self, attr) is _NO_HOOKS:
+            setattr(self, attr, {})
+        return getattr(self, attr)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False, inputs=None) -> None:
         """Accumulate the gradient of this tensor into ``.grad`` of the graph's leaves."""
@@ -778,7 +792,11 @@ def _legacy_type_name(t: Tensor) -> str:
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
     """A 0-d tensor holding a Python number (how scalars enter tensor operations)."""
-    return Tensor._make(backend.xp(device).asarray(value, dtype=backend.array_dtype(dtype)) if device.type == "cpu" else backend.asarray(value, dtype, device))
+    if device.type == "cpu":
+        # Cast rather than construct: an int out of the dtype's range wraps, as in PyTorch
+        # (uint8 tensor + -3), where NumPy's constructor would raise OverflowError.
+        return Tensor._make(backend.xp(device).asarray(value).astype(backend.array_dtype(dtype), copy=False))
+    return Tensor._make(backend.asarray(value, dtype, device))
 
 
 def ones_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:

@@ -215,6 +215,8 @@ def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
 
 def _call_tensor_hooks(node: Node, grads: list) -> list:
     """Tensor hooks in registration order, then retain_grad (which sees their result)."""
+    if not (node._tensor_hooks or node._retained or node._pre_hooks or isinstance(node, AccumulateGrad)):
+        return grads  # the common case: nothing registered on this node
     grads = list(grads)
     for nr, grad in enumerate(grads):
         if grad is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import weakref
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from .. import hooks as _hooks
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from ..tensor import Tensor
 
 _sequence = itertools.count()
+_EMPTY = MappingProxyType({})
 
 FREED_MESSAGE = (
     "Trying to backward through the graph a second time (or directly access saved tensors after "
@@ -36,15 +38,28 @@ class Node:
     """
 
     _name = "Node"
+    # Hooks are rare: read-only empty defaults, replaced by a dict on first registration.
+    _tensor_hooks: dict[int, dict] = _EMPTY  # output_nr -> hooks of the tensor it made
+    _retained: dict[int, weakref.ref] = _EMPTY  # output_nr -> tensor with retain_grad()
+    _pre_hooks: dict = _EMPTY
+    _post_hooks: dict = _EMPTY
 
     def __init__(self, next_functions: tuple = ()):
         self.next_functions = next_functions
         self._sequence_nr = next(_sequence)  # later nodes run first, as in PyTorch
-        self._tensor_hooks: dict[int, dict] = {}  # output_nr -> hooks of the tensor it made
-        self._retained: dict[int, weakref.ref] = {}  # output_nr -> tensor with retain_grad()
-        self._pre_hooks: dict = {}
-        self._post_hooks: dict = {}
-        self.metadata: dict = {}
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for your own notes about this node (as PyTorch's ``Node.metadata``)."""
+        if "_metadata" not in self.__dict__:
+            self._metadata = {}
+        return self._metadata
+
+    def _own(self, attr: str) -> dict:
+        """The hook dict ``attr`` of this node, created on first use."""
+        if attr not in self.__dict__:
+            setattr(self, attr, {})
+        return self.__dict__[attr]
 
     def name(self) -> str:
         """The PyTorch name of this node, e.g. ``'MulBackward0'``."""
@@ -56,11 +71,11 @@ class Node:
     # --- hooks on the node itself (PyTorch's Node.register_hook / register_prehook) ---
     def register_prehook(self, fn) -> _hooks.RemovableHandle:
         """``fn(grad_outputs) -> grad_outputs or None`` runs before this node."""
-        return _hooks.add_hook(self._pre_hooks, fn)
+        return _hooks.add_hook(self._own("_pre_hooks"), fn)
 
     def register_hook(self, fn) -> _hooks.RemovableHandle:
         """``fn(grad_inputs, grad_outputs) -> grad_inputs or None`` runs after this node."""
-        return _hooks.add_hook(self._post_hooks, fn)
+        return _hooks.add_hook(self._own("_post_hooks"), fn)
 
     # --- what the engine calls ---
     def tensor_hooks(self, output_nr: int):
@@ -127,26 +142,28 @@ class SavedTensor:
     and its ``grad_fn`` don't keep each other alive; it is rebuilt on unpacking.
     """
 
-    __slots__ = ("tensor", "data", "counter", "version", "is_output", "description")
+    __slots__ = ("tensor", "data", "counter", "version", "output_nr")
 
     def __init__(self, tensor: Tensor, is_output: bool = False, grad_fn: Node | None = None):
         self.counter = tensor._version_counter
         self.version = self.counter.value
-        self.is_output = is_output
-        self.description = _describe(tensor, grad_fn)
+        self.output_nr = tensor._output_nr if is_output else None
         if is_output:
             self.tensor, self.data = None, tensor._data
         else:
             self.tensor, self.data = tensor, None
 
-    def unpack(self, owner: Node, output_nr: int = 0) -> Tensor:
+    def unpack(self, owner: Node) -> Tensor:
         from ..tensor import Tensor
 
         if self.counter is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.counter.value != self.version:
             # A saved input is described as it is now (PyTorch names its current grad_fn).
-            description = self.description if self.tensor is None else _describe(self.tensor, None)
+            if self.tensor is None:
+                description = _describe(Tensor._make(self.data, output_nr=self.output_nr), owner)
+            else:
+                description = _describe(self.tensor, None)
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: {description} is at version {self.counter.value}; "
@@ -156,14 +173,18 @@ class SavedTensor:
                 "operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
-        if self.is_output:
-            t = Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=output_nr)
+        if self.tensor is None:  # the owner's own output, rebuilt
+            t = Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=self.output_nr)
             t._version_counter = self.counter
             return t
         return self.tensor
 
     def release(self) -> None:
         self.tensor = self.data = self.counter = None
+
+    @property
+    def is_output(self) -> bool:
+        return self.output_nr is not None
 
 
 def _describe(tensor: Tensor, grad_fn: Node | None) -> str:

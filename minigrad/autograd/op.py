@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 
 from .. import backend
+from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
 from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
 
@@ -32,35 +33,38 @@ class Op:
         self.view = view  # the output shares storage (and so the version counter) with the input
         self.forward = forward
         signature = inspect.signature(forward).parameters.values()
+        if any(p.name == "dtype" for p in signature):
+            raise ValueError(f"{name}: 'dtype' is reserved for type promotion; name the parameter otherwise")
         positional = [p for p in signature if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         self.inputs = [p.name for p in positional[1:]]  # the first is xp
-        if "dtype" in inspect.signature(forward).parameters:
-            raise ValueError(f"{name}: 'dtype' is reserved for type promotion; name the parameter otherwise")
         self.variadic = next((p.name for p in signature if p.kind == p.VAR_POSITIONAL), None)
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
         self.node_class = type(name, (OpNode,), {"_name": name, "op": self})
+        self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
+
+    def wanted(self, needs: tuple) -> frozenset:
+        """The names the rules of the inputs that need a gradient read (so must be saved)."""
+        found = self._wanted.get(needs)
+        if found is None:
+            names = [self.variadic] * len(needs) if self.variadic else self.inputs
+            found = frozenset(r for name, need in zip(names, needs) if need for r in self.reads[name])
+            self._wanted[needs] = found
+        return found
 
     def __call__(self, /, *inputs, dtype=None, **params):
-        from ..tensor import Tensor
-
-        device = inputs[0].device
-        for t in inputs[1:]:
-            if t.device != device:
-                raise RuntimeError(
-                    "Expected all tensors to be on the same device, but found at least two "
-                    f"devices, {device} and {t.device}! (in {self.name}) Move them with "
-                    ".to(device) first."
-                )
-        xp = backend.xp(device)
         arrays = [t._data for t in inputs]
+        record = False
+        for t in inputs:
+            record = record or t._requires_grad
+        record = record and is_grad_enabled()
+        device = backend.common_device(arrays, self.name)
         if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
             target = backend.array_dtype(dtype)
             arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
         with backend.on(device):
-            out = self.forward(xp, *arrays, **params)
-        record = is_grad_enabled() and any(t.requires_grad for t in inputs)
-        result = Tensor._make(out, requires_grad=record)
+            out = self.forward(backend.xp(device), *arrays, **params)
+        result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
             result._base = source._base if source._base is not None else source
@@ -68,7 +72,7 @@ class Op:
             result._view_version = source._version_counter.value
         if record:
             for t in inputs:
-                if t._base is not None and t.requires_grad and t._view_version != t._version_counter.value:
+                if t._base is not None and t._requires_grad and t._view_version != t._version_counter.value:
                     raise RuntimeError(
                         "a view of a tensor that was later modified in place is used in a new "
                         "operation; minigrad cannot rebuild the view's graph. Take the view again "
@@ -82,44 +86,47 @@ class OpNode(Node):
     """The backward node of an :class:`Op` (its class is named after the op, e.g. MulBackward0)."""
 
     op: Op
+    _freed = False
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
-        needs = tuple(t.requires_grad for t in inputs)
+        needs = tuple(t._requires_grad for t in inputs)
         super().__init__(tuple(gradient_edge(t) if n else (None, 0) for t, n in zip(inputs, needs)))
         self.needs_input_grad = needs
         self.params = params
-        self.input_meta = tuple((t.shape, t.dtype) for t in inputs)
-        names = [op.variadic] * len(inputs) if op.variadic else op.inputs
-        wanted: set[str] = set()
-        for name, need in zip(names, needs):
-            if need:
-                wanted.update(op.reads[name])
-        self.saved = {name: SavedTensor(t) for name, t in zip(names, inputs) if name in wanted}
+        self.input_meta = tuple((t._data.shape, t.dtype) for t in inputs)
+        wanted = op.wanted(needs)
+        if op.variadic:
+            self.saved = {op.variadic: [SavedTensor(t) for t in inputs]} if op.variadic in wanted else {}
+        else:
+            self.saved = {name: SavedTensor(t) for name, t in zip(op.inputs, inputs) if name in wanted}
         if "result" in wanted:
-            self.saved["result"] = SavedTensor(result, is_output=True, grad_fn=self)
-        if op.variadic and op.variadic in self.saved:
-            self.saved[op.variadic] = [SavedTensor(t) for t in inputs]
-        self._freed = False
+            self.saved["result"] = SavedTensor(result, is_output=True)
+
+    def _read(self, key: str, grad):
+        """The value a rule asks for by name: grad, a saved tensor, a parameter or a shape."""
+        if key == "grad":
+            return grad
+        if key in self.saved:
+            return self._unpack(self.saved[key])
+        if key in self.params:
+            return self.params[key]
+        if key == "shapes":
+            return [shape for shape, _ in self.input_meta]
+        return self.input_meta[self.op.inputs.index(key[: -len("_shape")])][0]  # "<input>_shape"
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
-        op = self.op
-        env = {"grad": grad_outputs[0], **self.params}
-        for i, name in enumerate(op.inputs):
-            env[f"{name}_shape"] = self.input_meta[i][0]
+        op, grad = self.op, grad_outputs[0]
         if op.variadic:
-            env["shapes"] = [shape for shape, _ in self.input_meta]
-        for name, saved in self.saved.items():
-            env[name] = self._unpack(saved)
-        if op.variadic:
-            grads = op.rules[op.variadic](**{k: env[k] for k in op.reads[op.variadic]})
-            return tuple(
-                _fit(g, meta) if need else None
-                for g, meta, need in zip(grads, self.input_meta, self.needs_input_grad)
-            )
+            rule = op.rules[op.variadic]
+            grads = rule(*[self._read(k, grad) for k in op.reads[op.variadic]])
+        else:
+            grads = [
+                op.rules[name](*[self._read(k, grad) for k in op.reads[name]]) if need else None
+                for name, need in zip(op.inputs, self.needs_input_grad)
+            ]
         return tuple(
-            _fit(op.rules[name](**{k: env[k] for k in op.reads[name]}), meta) if need else None
-            for name, meta, need in zip(op.inputs, self.input_meta, self.needs_input_grad)
+            _fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, self.needs_input_grad)
         )
 
     def _unpack(self, saved):
@@ -158,7 +165,7 @@ class OpNode(Node):
 def _fit(grad, meta):
     """Reduce a gradient to its input's shape (undoing broadcasting) and dtype."""
     shape, dtype = meta
-    if grad.shape != shape:
+    if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
     if grad.dtype is not dtype:
         grad = grad.to(dtype)
