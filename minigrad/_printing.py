@@ -132,7 +132,10 @@ def tensor_repr(t, prefix: str = "tensor(") -> str:
             suffixes.append(f"size={tuple(t.shape)}")
     else:
         body = tensor_str(t, indent)
-    if t.dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
+    # An empty tensor has no values to show that it holds integers or bools, so only the default
+    # float dtype goes unnamed there.
+    implied = (dtypes.get_default_dtype(),) if t.numel() == 0 else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
+    if t.dtype not in implied:
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")

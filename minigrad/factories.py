@@ -32,33 +32,30 @@ def _finish(data, requires_grad: bool) -> Tensor:
 
 
 def _infer_dtype(data) -> dtypes.dtype:
-    """PyTorch's rule: any float makes float32 (the default), else ints make int64, bools bool."""
-    found = {"bool": False, "int": False, "float": False}
+    """PyTorch's rule: promote the types of all elements, where a Python float counts as the
+    default dtype, an int as int64, a bool as bool, and a tensor, NumPy scalar or array as its own
+    dtype (so ``[np.float64(1.0)]`` gives float64)."""
+    result = None
     stack = [data]
     while stack:
         item = stack.pop()
         if isinstance(item, Tensor):
-            found["float" if item.dtype.is_floating_point else "bool" if item.dtype is dtypes.bool else "int"] = True
+            found = item.dtype
+        elif backend.is_array(item) or hasattr(item, "dtype"):  # before float: np.float64 is a float
+            found = dtypes.from_array_dtype(item.dtype)
         elif isinstance(item, builtins.bool):
-            found["bool"] = True
+            found = dtypes.bool
         elif isinstance(item, builtins.int):
-            found["int"] = True
+            found = dtypes.int64
         elif isinstance(item, builtins.float):
-            found["float"] = True
+            found = dtypes.get_default_dtype()
         elif isinstance(item, Sequence) and not isinstance(item, str):
             stack.extend(item)
-        elif backend.is_array(item) or hasattr(item, "dtype"):
-            kind = str(item.dtype)
-            found["float" if "float" in kind else "bool" if kind == "bool" else "int"] = True
+            continue
         else:
             raise TypeError(f"Could not infer dtype of {type(item).__name__}")
-    if found["float"]:
-        return dtypes.get_default_dtype()
-    if found["int"]:
-        return dtypes.int64
-    if found["bool"]:
-        return dtypes.bool
-    return dtypes.get_default_dtype()  # an empty list
+        result = found if result is None else dtypes.promote_types(result, found)
+    return result or dtypes.get_default_dtype()  # an empty list
 
 
 def _plain(data):

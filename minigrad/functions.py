@@ -32,7 +32,8 @@ add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + alpha * oth
 sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: self - alpha * other if alpha != 1 else self - other,
             self=lambda grad: grad,
             other=lambda grad, alpha: -grad * alpha if alpha != 1 else -grad)
-rsub_op = Op("RsubBackward1", lambda xp, self, *, other: other - self,
+# The number is cast first, so an int out of range wraps as in PyTorch (3 - uint8 tensor).
+rsub_op = Op("RsubBackward1", lambda xp, self, *, other: xp.asarray(other).astype(self.dtype) - self,
              self=lambda grad: -grad)
 mul_op = Op("MulBackward0", lambda xp, self, other: self * other,
             self=lambda grad, other: grad * other,
@@ -69,7 +70,7 @@ tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
              self=lambda grad, result: grad * (1 - result * result))
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
                 self=lambda grad, result: grad * result * (1 - result))
-relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.dtype),
+relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.dtype, copy=False),
              self=lambda grad, result: grad * (result > 0))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
               self=lambda grad, self, min, max: grad * _within(self, min, max))

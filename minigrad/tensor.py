@@ -54,6 +54,7 @@ class Size(tuple):
 
 
 _NO_HOOKS = MappingProxyType({})
+_DTYPE_OF = dtypes._by_array_dtype  # filled by dtypes.from_array_dtype
 
 
 class _VersionCounter:
@@ -142,7 +143,7 @@ class Tensor:
 
     @property
     def dtype(self) -> dtypes.dtype:
-        return dtypes.from_array_dtype(self._data.dtype)
+        return _DTYPE_OF.get(self._data.dtype) or dtypes.from_array_dtype(self._data.dtype)
 
     @property
     def device(self) -> backend.device:
@@ -795,6 +796,8 @@ def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
     if device.type == "cpu":
         # Cast rather than construct: an int out of the dtype's range wraps, as in PyTorch
         # (uint8 tensor + -3), where NumPy's constructor would raise OverflowError.
+        if type(value) is float:
+            return Tensor._make(backend.xp(device).asarray(value, dtype=backend.array_dtype(dtype)))
         return Tensor._make(backend.xp(device).asarray(value).astype(backend.array_dtype(dtype), copy=False))
     return Tensor._make(backend.asarray(value, dtype, device))
 
