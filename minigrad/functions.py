@@ -180,8 +180,12 @@ clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
               self=lambda grad: grad)
 to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.move(self, device).astype(backend.array_dtype(to_dtype), copy=False),
                 self=lambda grad, source: grad.to(source))
-fill_op = Op("FillBackward0", lambda xp, self, *, value: xp.full_like(self, value),
+fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, value),
              self=lambda grad: grad * 0)
+# fill_ with a 0-d tensor: every element is that value, so its gradient is the sum.
+fill_tensor_op = Op("FillBackward3", lambda xp, self, value: xp.full_like(self, value),
+                    self=lambda grad: grad * 0,
+                    value=lambda grad: grad.sum())
 zero_op = Op("ZeroBackward0", lambda xp, self: xp.zeros_like(self),
              self=lambda grad: grad * 0)
 copy_op = Op("CopyBackwards", lambda xp, self, src: xp.broadcast_to(src, self.shape).astype(self.dtype),

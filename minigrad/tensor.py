@@ -594,7 +594,12 @@ class Tensor:
 
     def fill_(self, value) -> Tensor:
         if isinstance(value, Tensor):
-            value = value.item()
+            if value.ndim:
+                raise RuntimeError(
+                    f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
+                )
+            value = value.to(self.device)
+            return self._apply_inplace(lambda s: F.fill_tensor_op(s, value, dtype=s.dtype), (value,))
         return self._apply_inplace(lambda s: F.fill_op(s, value=value))
 
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:

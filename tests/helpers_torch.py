@@ -1,0 +1,639 @@
+"""Run the same computation in minigrad and in PyTorch and compare everything observable.
+
+A computation is written once as ``fn(lib, *inputs)`` where ``lib`` is either ``minigrad`` or
+``torch``, so a single lambda drives both libraries. Inputs are NumPy arrays, turned into
+tensors of each library with identical values.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import minigrad
+
+try:  # the case table and tensors() also serve test_gradcheck, which needs no PyTorch
+    import torch
+except ImportError:  # pragma: no cover - the differential tests skip themselves then
+    torch = None
+
+# (rtol, atol) per dtype; float32 allows for NumPy's and PyTorch's math libraries rounding apart.
+TOL = {"float64": (1e-10, 1e-12), "float32": (2e-5, 1e-5), "float16": (2e-3, 1e-3)}
+
+
+def rng_for(name: str) -> np.random.Generator:
+    """A generator seeded from a test's name, so every case is reproducible on its own."""
+    return np.random.default_rng(zlib.crc32(name.encode()))
+
+
+def make_array(rng: np.random.Generator, shape, kind: str = "any", dtype: str = "float64") -> np.ndarray:
+    """Values for one input; ``kind`` keeps them inside an op's domain and away from kinks.
+
+    any: standard normal; pos: in [0.5, 2]; away: |x| in [0.3, 1.5] (away from 0, for abs/relu);
+    unit: in (-0.9, 0.9); ties: floats from {-1, 0, 1} (many equal values); int: small integers;
+    bool: random mask.
+    """
+    shape = tuple(shape)
+    if kind == "any":
+        a = rng.standard_normal(shape)
+    elif kind == "pos":
+        a = rng.uniform(0.5, 2.0, shape)
+    elif kind == "away":
+        a = rng.uniform(0.3, 1.5, shape) * rng.choice([-1.0, 1.0], shape)
+    elif kind == "unit":
+        a = rng.uniform(-0.9, 0.9, shape)
+    elif kind == "ties":
+        a = rng.integers(-1, 2, shape)
+    elif kind == "int":
+        return rng.integers(-5, 6, shape).astype(dtype if dtype.startswith(("int", "uint")) else "int64")
+    elif kind == "bool":
+        return rng.random(shape) < 0.5
+    else:
+        raise ValueError(kind)
+    return np.asarray(a, dtype=dtype)
+
+
+def to_numpy(t) -> np.ndarray:
+    """Values of a minigrad or torch tensor (or a Python number) as a NumPy array."""
+    if torch is not None and isinstance(t, torch.Tensor):
+        if t._is_zerotensor():  # torch's symbolic zeros (e.g. the second derivative of abs)
+            return np.zeros(tuple(t.shape), dtype=str(t.dtype).split(".")[-1])
+        return t.detach().numpy()
+    if isinstance(t, minigrad.Tensor):
+        return np.asarray(t.detach().numpy())
+    return np.asarray(t)
+
+
+def assert_close(m, t, what: str = "value", tol: tuple[float, float] | None = None) -> None:
+    """Same shape, dtype name and values (NaNs in the same places); ``tol`` is (rtol, atol)."""
+    assert isinstance(m, minigrad.Tensor), f"{what}: minigrad gave {type(m).__name__}"
+    assert isinstance(t, torch.Tensor)
+    assert tuple(m.shape) == tuple(t.shape), f"{what}: shape {tuple(m.shape)} != torch {tuple(t.shape)}"
+    assert str(m.dtype) == str(t.dtype), f"{what}: dtype {m.dtype} != torch {t.dtype}"
+    a, b = to_numpy(m), to_numpy(t)
+    if t.dtype.is_floating_point:
+        rtol, atol = tol or TOL[str(t.dtype).split(".")[-1]]
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+    else:
+        np.testing.assert_array_equal(a, b, err_msg=what)
+
+
+def grad_fn_name(t) -> str | None:
+    """``grad_fn.name()`` in minigrad, ``type(grad_fn).__name__`` in torch.
+
+    (torch's own ``name()`` says ``torch::autograd::CopySlices`` for the C++-only nodes.)
+    """
+    if t.grad_fn is None:
+        return None
+    return type(t.grad_fn).__name__ if isinstance(t, torch.Tensor) else t.grad_fn.name()
+
+
+@dataclass
+class Case:
+    """One operation to compare: ``fn(lib, *inputs)`` on inputs of the given shapes and kinds.
+
+    ``grad`` lists which inputs require grad (default: every floating input). ``smooth`` says
+    whether the inputs stay away from non-differentiable points (so finite differences apply).
+    ``name_ok`` is False where minigrad's node has a different (documented) name than PyTorch's.
+    """
+
+    id: str
+    fn: Callable
+    inputs: Sequence[tuple]  # (shape, kind) or (shape, kind, dtype)
+    grad: Sequence[bool] | None = None
+    smooth: bool = True
+    second: bool = True
+    name_ok: bool = True
+    extra: dict = field(default_factory=dict)
+
+    def arrays(self, dtype: str = "float64") -> list[np.ndarray]:
+        rng = rng_for(self.id)
+        out = []
+        for spec in self.inputs:
+            shape, kind = spec[0], spec[1]
+            d = spec[2] if len(spec) > 2 else dtype
+            out.append(make_array(rng, shape, kind, d))
+        return out
+
+    def requires(self, arrays) -> list[bool]:
+        if self.grad is not None:
+            return list(self.grad)
+        return [a.dtype.kind == "f" for a in arrays]
+
+
+def tensors(arrays, requires, lib):
+    """Leaf tensors of ``lib`` holding copies of ``arrays``."""
+    out = []
+    for a, r in zip(arrays, requires):
+        t = lib.tensor(a.copy())
+        if r:
+            t.requires_grad_(True)
+        out.append(t)
+    return out
+
+
+def _outputs(value) -> list:
+    if isinstance(value, tuple | list):
+        return [v for v in value if isinstance(v, minigrad.Tensor | torch.Tensor)]
+    return [value]
+
+
+def _materialize(grads, like):
+    """Treat an unused input's ``None`` gradient as zeros (torch returns zeros in some cases)."""
+    out = []
+    for g, x in zip(grads, like):
+        out.append(np.zeros(tuple(x.shape)) if g is None else g if isinstance(g, np.ndarray) else to_numpy(g))
+    return out
+
+
+def compare(
+    case: Case, dtype: str = "float64", second: bool | None = None, tol: tuple[float, float] | None = None
+) -> None:
+    """Forward values, dtype, shape, grad_fn name, first and (optionally) second derivatives.
+
+    ``tol`` (rtol, atol) replaces the dtype's default tolerance (for long chains of operations).
+    """
+    arrays = case.arrays(dtype)
+    requires = case.requires(arrays)
+    m_in = tensors(arrays, requires, minigrad)
+    t_in = tensors(arrays, requires, torch)
+    m_out = _outputs(case.fn(minigrad, *m_in))
+    t_out = _outputs(case.fn(torch, *t_in))
+    assert len(m_out) == len(t_out)
+    for k, (m, t) in enumerate(zip(m_out, t_out)):
+        assert_close(m, t, what=f"{case.id} output {k}", tol=tol)
+        assert m.requires_grad == t.requires_grad, f"{case.id}: requires_grad differs"
+        if case.name_ok:
+            assert grad_fn_name(m) == grad_fn_name(t), f"{case.id}: {grad_fn_name(m)} != torch {grad_fn_name(t)}"
+    # Which inputs to differentiate: those requiring grad, for the outputs that carry a graph.
+    diff_out = [i for i, t in enumerate(t_out) if t.requires_grad]
+    if not diff_out:
+        return
+    m_x = [x for x, r in zip(m_in, requires) if r]
+    t_x = [x for x, r in zip(t_in, requires) if r]
+    rng = rng_for(case.id + "/upstream")
+    ups = [make_array(rng, t_out[i].shape, "any", str(t_out[i].dtype).split(".")[-1]) for i in diff_out]
+    m_g = [minigrad.tensor(u, requires_grad=True) for u in ups]
+    t_g = [torch.tensor(u, requires_grad=True) for u in ups]
+    want_second = case.second if second is None else second
+    m_grads = minigrad.autograd.grad(
+        [m_out[i] for i in diff_out], m_x, m_g, create_graph=want_second, allow_unused=True
+    )
+    t_grads = torch.autograd.grad([t_out[i] for i in diff_out], t_x, t_g, create_graph=want_second, allow_unused=True)
+    for k, (mg, tg) in enumerate(zip(m_grads, t_grads)):
+        if tg is None:
+            assert mg is None or not to_numpy(mg).any(), f"{case.id}: grad {k} should be None/zero"
+            continue
+        assert mg is not None, f"{case.id}: minigrad gave no gradient for input {k}"
+        assert_close(mg, tg, what=f"{case.id} grad {k}", tol=tol)
+    if not want_second:
+        return
+    # Second order: differentiate sum_k <grad_k, w_k> w.r.t. the inputs and the upstream grads.
+    # A first derivative that carries no graph (a constant, like the zero gradient of pow(x, 0))
+    # contributes nothing, so each library keeps only its own differentiable terms.
+    ws = [make_array(rng, x.shape, "any", str(x.dtype).split(".")[-1]) for x in t_x]
+    m_terms = [(g * minigrad.tensor(w)).sum() for g, w in zip(m_grads, ws) if g is not None and g.requires_grad]
+    t_terms = [(g * torch.tensor(w)).sum() for g, w in zip(t_grads, ws) if g is not None and g.requires_grad]
+    if not m_terms and not t_terms:
+        return
+    zeros = [np.zeros(tuple(x.shape)) for x in t_x + t_g]
+    m_gg = minigrad.autograd.grad(sum(m_terms[1:], m_terms[0]), m_x + m_g, allow_unused=True) if m_terms else zeros
+    t_gg = torch.autograd.grad(sum(t_terms[1:], t_terms[0]), t_x + t_g, allow_unused=True) if t_terms else zeros
+    for k, (a, b) in enumerate(zip(_materialize(m_gg, t_x + t_g), _materialize(t_gg, t_x + t_g))):
+        rtol, atol = tol or TOL[dtype]
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=f"{case.id} second derivative {k}")
+
+
+# ----------------------------------------------------------------------------------------------
+# The case table, shared by the differential tests and the gradcheck tests.
+# ----------------------------------------------------------------------------------------------
+
+CASES: list[Case] = []
+
+
+def case(id: str, fn: Callable, *inputs, **options) -> None:  # noqa: A002 - pytest's word
+    """Add a case; each input is ``(shape, kind)`` or ``(shape, kind, dtype)``."""
+    assert all(c.id != id for c in CASES), f"duplicate case id {id}"
+    CASES.append(Case(id, fn, inputs, **options))
+
+
+def _inplace(method: str, *args, **kwargs):
+    """``z = x * 1`` (a non-leaf), then ``z.<method>(...)`` in place; returns ``z``."""
+
+    def fn(lib, x, *others):
+        z = x * 1
+        getattr(z, method)(*(others + args), **kwargs)
+        return z
+
+    return fn
+
+
+def _setitem(key_fn, value_from_input: bool = True, value=None):
+    def fn(lib, x, *others):
+        z = x * 1
+        z[key_fn(lib, x)] = others[0] if value_from_input else value
+        return z
+
+    return fn
+
+
+def _augmented(op: str):
+    def fn(lib, x, y):
+        z = x * 1
+        if op == "+":
+            z += y
+        elif op == "-":
+            z -= y
+        elif op == "*":
+            z *= y
+        else:
+            z /= y
+        return z
+
+    return fn
+
+
+A, B, C = ((3, 4), "any"), ((3, 4), "any"), ((2, 3, 4), "any")
+BROADCAST_PAIRS = {
+    "same": ((3, 4), (3, 4)),
+    "col_row": ((3, 1), (1, 4)),
+    "3d_1d": ((2, 3, 4), (4,)),
+    "0d_1d": ((), (3,)),
+    "2d_0d": ((3, 4), ()),
+    "1d_3d": ((4,), (2, 1, 4)),
+}
+
+# Binary arithmetic: operator, function and method, with broadcasting.
+_BINARY = {
+    "add": (lambda lib, x, y: x + y, lambda lib, x, y: lib.add(x, y), lambda lib, x, y: x.add(y), "any"),
+    "sub": (lambda lib, x, y: x - y, lambda lib, x, y: lib.sub(x, y), lambda lib, x, y: x.sub(y), "any"),
+    "mul": (lambda lib, x, y: x * y, lambda lib, x, y: lib.mul(x, y), lambda lib, x, y: x.mul(y), "any"),
+    "div": (lambda lib, x, y: x / y, lambda lib, x, y: lib.div(x, y), lambda lib, x, y: x.div(y), "away"),
+    "pow": (lambda lib, x, y: x**y, lambda lib, x, y: lib.pow(x, y), lambda lib, x, y: x.pow(y), "any"),
+}
+for _name, (_op, _fun, _meth, _kind) in _BINARY.items():
+    _xkind = "pos" if _name == "pow" else "any"
+    for _shapes_id, (_sa, _sb) in BROADCAST_PAIRS.items():
+        case(f"{_name}_op_{_shapes_id}", _op, (_sa, _xkind), (_sb, _kind))
+    case(f"{_name}_fn", _fun, ((3, 1), _xkind), ((4,), _kind))
+    case(f"{_name}_method", _meth, ((3, 4), _xkind), ((1, 4), _kind))
+    case(f"{_name}_one_input_needs_grad", _op, ((3, 4), _xkind), ((4,), _kind), grad=[True, False])
+    case(f"{_name}_other_input_needs_grad", _op, ((3, 4), _xkind), ((4,), _kind), grad=[False, True])
+
+# Python scalars on either side (reflected operators).
+_SCALAR = {
+    "add_scalar": (lambda lib, x: x + 2.5, "any"),
+    "radd_scalar": (lambda lib, x: 2.5 + x, "any"),
+    "add_int": (lambda lib, x: x + 2, "any"),
+    "sub_scalar": (lambda lib, x: x - 2.5, "any"),
+    "rsub_scalar": (lambda lib, x: 2.5 - x, "any"),
+    "rsub_int": (lambda lib, x: 3 - x, "any"),
+    "mul_scalar": (lambda lib, x: x * 3.5, "any"),
+    "rmul_int": (lambda lib, x: 3 * x, "any"),
+    "div_scalar": (lambda lib, x: x / 4.0, "any"),
+    "rdiv_scalar": (lambda lib, x: 2.0 / x, "away"),
+    "rdiv_int": (lambda lib, x: 2 / x, "away"),
+    "add_alpha": (lambda lib, x: lib.add(x, x * 2, alpha=3), "any"),
+    "sub_alpha": (lambda lib, x: x.sub(x * x, alpha=0.5), "any"),
+    "sub_fn_scalar_left": (lambda lib, x: lib.sub(2.0, x), "any"),
+    "pow_2": (lambda lib, x: x**2, "any"),
+    "pow_3_int": (lambda lib, x: x**3, "any"),
+    "pow_half": (lambda lib, x: x**0.5, "pos"),
+    "pow_neg": (lambda lib, x: x**-1.5, "pos"),
+    "pow_zero": (lambda lib, x: x**0, "any"),
+    "pow_one": (lambda lib, x: x**1, "any"),
+    "pow_fn_scalar": (lambda lib, x: lib.pow(x, 2), "any"),
+    "pow_method_scalar": (lambda lib, x: x.pow(3.0), "any"),
+    "rpow_scalar": (lambda lib, x: 2.0**x, "any"),
+    "rpow_int": (lambda lib, x: 3**x, "any"),
+    "rpow_fn": (lambda lib, x: lib.pow(1.5, x), "any"),
+    "pow_tensor_0d_exponent": (lambda lib, x: x ** lib.tensor(2.0, dtype=x.dtype), "pos"),
+}
+for _name, (_fn, _kind) in _SCALAR.items():
+    case(_name, _fn, ((3, 4), _kind))
+case("add_alpha_two_inputs", lambda lib, x, y: lib.add(x, y, alpha=-2), ((3, 4), "any"), ((4,), "any"))
+case("sub_alpha_method_two_inputs", lambda lib, x, y: x.sub(y, alpha=2), ((3, 4), "any"), ((3, 1), "any"))
+case(
+    "pow_tensor_tensor_neg_base_int_exp",
+    lambda lib, x, y: x ** (y * 0 + 2),
+    ((3, 4), "any"),
+    ((3, 4), "any"),
+    grad=[True, False],
+)
+
+# Unary functions, as function and method, and on 0-d tensors.
+_UNARY = dict(
+    neg="any",
+    abs="away",
+    exp="any",
+    log="pos",
+    sqrt="pos",
+    sin="any",
+    cos="any",
+    tanh="any",
+    sigmoid="any",
+    relu="away",
+)
+for _name, _kind in _UNARY.items():
+    case(f"{_name}_fn", lambda lib, x, _n=_name: getattr(lib, _n)(x), ((3, 4), _kind))
+    case(f"{_name}_method", lambda lib, x, _n=_name: getattr(x, _n)(), ((2, 3, 2), _kind))
+    case(f"{_name}_0d", lambda lib, x, _n=_name: getattr(x, _n)(), ((), _kind))
+case("neg_operator", lambda lib, x: -x, A)
+case("abs_builtin", lambda lib, x: abs(x), ((3, 4), "away"))
+case("sigmoid_large_values", lambda lib, x: (x * 30).sigmoid(), A)
+case("tanh_large_values", lambda lib, x: (x * 30).tanh(), A)
+
+# clamp: scalar bounds, tensor bounds.
+case("clamp_min", lambda lib, x: x.clamp(min=-0.5), A)
+case("clamp_max", lambda lib, x: x.clamp(max=0.5), A)
+case("clamp_both", lambda lib, x: lib.clamp(x, -0.5, 0.5), A)
+case("clamp_min_int", lambda lib, x: lib.clamp(x, min=0), ((3, 4), "away"))
+case("clip_both", lambda lib, x: x.clip(-0.5, 0.5), A)
+case("clamp_tensor_both", lambda lib, x, lo, hi: lib.clamp(x, lo - 0.5, hi + 0.5), A, ((4,), "any"), ((3, 1), "any"))
+case("clamp_tensor_min", lambda lib, x, lo: x.clamp(min=lo), A, ((4,), "any"))
+case("clamp_tensor_max", lambda lib, x, hi: x.clamp(max=hi), A, ((3, 4), "any"))
+case(
+    "clamp_tensor_ties",
+    lambda lib, x, lo, hi: lib.clamp(x, lo, hi),
+    ((3, 4), "ties"),
+    ((3, 4), "ties"),
+    ((3, 4), "ties"),
+    smooth=False,
+)
+case("clamp_tensor_broadcast_out", lambda lib, x, lo: lib.clamp(x, min=lo), ((4,), "any"), ((3, 4), "any"))
+case("clamp_scalar_ties", lambda lib, x: x.clamp(-1.0, 1.0), ((3, 4), "ties"), smooth=False)
+
+# maximum / minimum (ties split the gradient in half in both libraries).
+for _name in ("maximum", "minimum"):
+    case(f"{_name}_fn", lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y), ((3, 1), "any"), ((1, 4), "any"))
+    case(f"{_name}_method", lambda lib, x, y, _n=_name: getattr(x, _n)(y), A, ((4,), "any"))
+    case(
+        f"{_name}_ties",
+        lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+        ((3, 4), "ties"),
+        ((3, 4), "ties"),
+        smooth=False,
+    )
+    case(f"{_name}_self_tie", lambda lib, x, _n=_name: getattr(lib, _n)(x, x), A, smooth=False)
+case("max_binary", lambda lib, x, y: lib.max(x, y), A, ((4,), "any"))
+case("min_binary", lambda lib, x, y: lib.min(x, y), A, ((3, 1), "any"))
+
+# where
+case("where_tensors", lambda lib, c, x, y: lib.where(c, x, y), ((3, 1), "bool"), ((1, 4), "any"), ((3, 4), "any"))
+case("where_from_comparison", lambda lib, x, y: lib.where(x > y, x, y), A, ((4,), "any"))
+case("where_scalar_other", lambda lib, x: lib.where(x > 0, x, 0.0), A)
+case("where_scalar_input", lambda lib, c, y: lib.where(c, 1.5, y), ((3, 4), "bool"), ((4,), "any"))
+case("where_method", lambda lib, c, x, y: x.where(c, y), ((3, 4), "bool"), A, ((3, 1), "any"))
+
+# Reductions
+for _name in ("sum", "mean"):
+    case(f"{_name}_all", lambda lib, x, _n=_name: getattr(x, _n)(), C)
+    case(f"{_name}_fn", lambda lib, x, _n=_name: getattr(lib, _n)(x), C)
+    case(f"{_name}_dim", lambda lib, x, _n=_name: getattr(x, _n)(1), C)
+    case(f"{_name}_neg_dim", lambda lib, x, _n=_name: getattr(x, _n)(-1), C)
+    case(f"{_name}_tuple_dim", lambda lib, x, _n=_name: getattr(x, _n)((0, 2)), C)
+    case(f"{_name}_keepdim", lambda lib, x, _n=_name: getattr(x, _n)(dim=1, keepdim=True), C)
+    case(f"{_name}_tuple_keepdim", lambda lib, x, _n=_name: getattr(lib, _n)(x, (0, -1), keepdim=True), C)
+    case(f"{_name}_0d", lambda lib, x, _n=_name: getattr(x, _n)(), ((), "any"))
+    case(f"{_name}_dim_fn_kw", lambda lib, x, _n=_name: getattr(lib, _n)(x, dim=0), A)
+for _name in ("max", "min"):
+    case(f"{_name}_all", lambda lib, x, _n=_name: getattr(x, _n)(), C)
+    case(f"{_name}_fn", lambda lib, x, _n=_name: getattr(lib, _n)(x), A)
+    case(f"{_name}_dim", lambda lib, x, _n=_name: getattr(x, _n)(1), C)
+    case(f"{_name}_dim_fn", lambda lib, x, _n=_name: getattr(lib, _n)(x, 0), A)
+    case(f"{_name}_dim_keepdim", lambda lib, x, _n=_name: getattr(x, _n)(dim=-1, keepdim=True), C)
+    case(f"{_name}_dim_values", lambda lib, x, _n=_name: getattr(x, _n)(1).values, A)
+    case(f"{_name}_all_ties", lambda lib, x, _n=_name: getattr(x, _n)(), ((3, 4), "ties"), smooth=False)
+    case(f"{_name}_all_constant", lambda lib, x, _n=_name: getattr(x * 0 + 1, _n)(), A, smooth=False)
+    case(f"{_name}_dim_ties", lambda lib, x, _n=_name: getattr(x, _n)(1), ((4, 5), "ties"), smooth=False)
+    case(
+        f"{_name}_dim_ties_keepdim",
+        lambda lib, x, _n=_name: getattr(x, _n)(0, keepdim=True),
+        ((4, 5), "ties"),
+        smooth=False,
+    )
+case("argmax_dim", lambda lib, x: x.argmax(1), A)
+case("argmin_all", lambda lib, x: x.argmin(), A)
+
+# norm
+case("norm_default", lambda lib, x: x.norm(), A)
+case("norm_fn", lambda lib, x: lib.norm(x), C)
+case("norm_p1", lambda lib, x: x.norm(1), ((3, 4), "away"))
+case("norm_inf", lambda lib, x: x.norm(float("inf")), A)
+case("norm_p3", lambda lib, x: x.norm(3), ((3, 4), "away"))
+case("norm_dim", lambda lib, x: x.norm(dim=1), A)
+case("norm_dim_keepdim", lambda lib, x: x.norm(dim=-1, keepdim=True), C)
+case("norm_tuple_dim", lambda lib, x: lib.norm(x, p=2, dim=(0, 2)), C)
+case("norm_p1_dim", lambda lib, x: x.norm(p=1, dim=0), ((3, 4), "away"))
+case("norm_inf_dim", lambda lib, x: x.norm(p=float("inf"), dim=1), A)
+case("norm_vector", lambda lib, x: x.norm(), ((5,), "any"))
+
+# Matrix products
+_MATMUL = {
+    "1d_1d": ((4,), (4,)),
+    "2d_1d": ((3, 4), (4,)),
+    "1d_2d": ((4,), (4, 3)),
+    "2d_2d": ((3, 4), (4, 2)),
+    "3d_3d": ((2, 3, 4), (2, 4, 5)),
+    "3d_2d": ((2, 3, 4), (4, 5)),
+    "2d_3d": ((3, 4), (2, 4, 5)),
+    "4d_3d_broadcast": ((2, 1, 3, 4), (3, 4, 2)),
+    "3d_1d": ((2, 3, 4), (4,)),
+    "1d_3d": ((4,), (2, 4, 3)),
+}
+# PyTorch names these after its internal reshapes (SqueezeBackward4, CloneBackward0); minigrad
+# squeezes with SqueezeBackward1 and records 2d @ 3d as one UnsafeViewBackward0.
+_MATMUL_NAME_DIFFERS = {"1d_2d", "3d_1d", "1d_3d", "2d_3d"}
+for _shapes_id, (_sa, _sb) in _MATMUL.items():
+    _ok = _shapes_id not in _MATMUL_NAME_DIFFERS
+    case(f"matmul_op_{_shapes_id}", lambda lib, x, y: x @ y, (_sa, "any"), (_sb, "any"), name_ok=_ok)
+    case(f"matmul_fn_{_shapes_id}", lambda lib, x, y: lib.matmul(x, y), (_sa, "any"), (_sb, "any"), name_ok=_ok)
+case("matmul_method", lambda lib, x, y: x.matmul(y), ((2, 3, 4), "any"), ((4, 2), "any"))
+case("matmul_one_side", lambda lib, x, y: x @ y, ((2, 3, 4), "any"), ((4, 2), "any"), grad=[False, True])
+case("mm_fn", lambda lib, x, y: lib.mm(x, y), ((3, 4), "any"), ((4, 2), "any"))
+case("mm_method", lambda lib, x, y: x.mm(y), ((3, 4), "any"), ((4, 2), "any"))
+case("mv_fn", lambda lib, x, y: lib.mv(x, y), ((3, 4), "any"), ((4,), "any"))
+case("mv_method", lambda lib, x, y: x.mv(y), ((3, 4), "any"), ((4,), "any"))
+case("dot_fn", lambda lib, x, y: lib.dot(x, y), ((5,), "any"), ((5,), "any"))
+case("dot_method", lambda lib, x, y: x.dot(y), ((5,), "any"), ((5,), "any"))
+case("matmul_transposed", lambda lib, x, y: x.t() @ y.transpose(0, 1), ((4, 3), "any"), ((2, 4), "any"))
+
+# Shape operations
+case("reshape_method", lambda lib, x: x.reshape(4, 3), A)
+case("reshape_minus_one", lambda lib, x: x.reshape(-1), A)
+case("reshape_fn_tuple", lambda lib, x: lib.reshape(x, (2, -1, 2)), A)
+case("reshape_non_contiguous", lambda lib, x: x.t().reshape(12), A)
+case("view", lambda lib, x: x.view(2, 6), A)
+case("view_minus_one", lambda lib, x: x.view(-1, 2), C)
+case("t_method", lambda lib, x: x.t(), A)
+case("t_fn", lambda lib, x: lib.t(x), A)
+case("t_1d", lambda lib, x: x.t(), ((4,), "any"))
+case("transpose_method", lambda lib, x: x.transpose(0, 1), A)
+case("transpose_fn_neg", lambda lib, x: lib.transpose(x, 0, -1), C)
+case("permute_method", lambda lib, x: x.permute(2, 0, 1), C)
+case("permute_fn_tuple", lambda lib, x: lib.permute(x, (1, 2, 0)), C)
+case("permute_neg", lambda lib, x: x.permute(-1, 0, 1), C)
+case("squeeze_all", lambda lib, x: x.squeeze(), ((3, 1, 4, 1), "any"))
+case("squeeze_dim", lambda lib, x: x.squeeze(1), ((3, 1, 4, 1), "any"))
+case("squeeze_neg_dim", lambda lib, x: x.squeeze(-1), ((3, 1, 4, 1), "any"))
+case("squeeze_fn", lambda lib, x: lib.squeeze(x, 1), ((3, 1, 4), "any"))
+case("squeeze_not_one", lambda lib, x: x.squeeze(0), ((3, 1, 4), "any"))
+case("squeeze_tuple", lambda lib, x: x.squeeze((1, 3)), ((3, 1, 4, 1), "any"))
+case("squeeze_tuple_fn_not_one", lambda lib, x: lib.squeeze(x, (0, -1)), ((3, 1, 4, 1), "any"))
+case("unsqueeze_0", lambda lib, x: x.unsqueeze(0), A)
+case("unsqueeze_neg", lambda lib, x: x.unsqueeze(-1), A)
+case("unsqueeze_fn", lambda lib, x: lib.unsqueeze(x, 1), A)
+case("expand", lambda lib, x: x.expand(2, 3, 4), ((3, 1), "any"))
+case("expand_minus_one", lambda lib, x: x.expand(-1, 4), ((3, 1), "any"))
+case("expand_fn_tuple", lambda lib, x: lib.Tensor.expand(x, (2, 4)), ((4,), "any"))
+case("expand_as", lambda lib, x, y: x.expand_as(y), ((1, 4), "any"), A)
+case("flatten_all", lambda lib, x: x.flatten(), C)
+case("flatten_fn_start", lambda lib, x: lib.flatten(x, 1), C)
+case("flatten_range", lambda lib, x: x.flatten(0, 1), C)
+case("T_2d", lambda lib, x: x.T, A)
+case("mT_3d", lambda lib, x: x.mT, C)
+case("view_as", lambda lib, x, y: x.view_as(y), A, ((4, 3), "any"))
+
+# Indexing
+_INDEX = {
+    "int": lambda lib, x: x[1],
+    "neg_int": lambda lib, x: x[-1],
+    "two_ints": lambda lib, x: x[1, 2],
+    "two_neg_ints": lambda lib, x: x[-1, -2],
+    "slice": lambda lib, x: x[1:3],
+    "slice_step": lambda lib, x: x[::2],
+    "slice_both_steps": lambda lib, x: x[1::2, ::3],
+    "slice_negative_bounds": lambda lib, x: x[-3:-1, :-2],
+    "none": lambda lib, x: x[None],
+    "ellipsis_int": lambda lib, x: x[..., 1],
+    "ellipsis_only": lambda lib, x: x[...],
+    "mixed_basic": lambda lib, x: x[:, None, 1:],
+    "list": lambda lib, x: x[[0, 2]],
+    "list_repeated": lambda lib, x: x[[0, 0, 3, 0]],
+    "int_tensor": lambda lib, x: x[lib.tensor([2, 0])],
+    "int_tensor_2d": lambda lib, x: x[lib.tensor([[1, 2], [3, 3]])],
+    "bool_mask": lambda lib, x: x[x > 0],
+    "row_mask": lambda lib, x: x[lib.tensor([True, False, True, True])],
+    "int_and_list": lambda lib, x: x[1, [0, 2]],
+    "two_lists": lambda lib, x: x[[0, 1, 1], [2, 3, 2]],
+    "slice_and_tensor": lambda lib, x: x[:, lib.tensor([1, 1, 4])],
+    "tensor_0d_index": lambda lib, x: x[lib.tensor(2)],
+}
+for _name, _fn in _INDEX.items():
+    case(f"index_{_name}", _fn, ((4, 5), "any"))
+case("index_3d_ellipsis", lambda lib, x: x[0, ..., 1], ((2, 3, 4), "any"))
+case("index_3d_mixed", lambda lib, x: x[:, 1:, None, ::2], ((2, 3, 4), "any"))
+case("index_3d_list_middle", lambda lib, x: x[:, [2, 0]], ((2, 3, 4), "any"))
+case("index_3d_mask_2d", lambda lib, x: x[x.sum(-1) > 0], ((3, 2, 4), "any"))
+case("index_chain", lambda lib, x: x[1:][0][::2], ((4, 5), "any"))
+
+# cat / stack
+case("cat_dim0", lambda lib, x, y: lib.cat([x, y]), ((2, 3), "any"), ((4, 3), "any"))
+case("cat_dim1", lambda lib, x, y: lib.cat((x, y), 1), ((2, 3), "any"), ((2, 1), "any"))
+case(
+    "cat_neg_dim_three",
+    lambda lib, x, y, z: lib.cat([x, y, z], dim=-1),
+    ((2, 3), "any"),
+    ((2, 2), "any"),
+    ((2, 1), "any"),
+)
+case(
+    "cat_one_input_needs_grad", lambda lib, x, y: lib.cat([x, y]), ((2, 3), "any"), ((1, 3), "any"), grad=[False, True]
+)
+case("stack_dim0", lambda lib, x, y: lib.stack([x, y]), A, B)
+case("stack_dim1", lambda lib, x, y: lib.stack((x, y), 1), A, B)
+case("stack_neg_dim", lambda lib, x, y, z: lib.stack([x, y, z], dim=-1), A, B, A)
+case("stack_neg_first", lambda lib, x, y: lib.stack([x, y], dim=-3), A, B)
+
+# softmax / log_softmax
+for _name in ("softmax", "log_softmax"):
+    case(f"{_name}_fn", lambda lib, x, _n=_name: getattr(lib, _n)(x, 1), A)
+    case(f"{_name}_method_neg", lambda lib, x, _n=_name: getattr(x, _n)(-1), C)
+    case(f"{_name}_dim0", lambda lib, x, _n=_name: getattr(x, _n)(dim=0), A)
+    case(f"{_name}_large", lambda lib, x, _n=_name: getattr(x * 100, _n)(1), A)
+
+# Comparisons (bool results, never part of the graph)
+_CMP = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__", "gt": "__gt__", "ge": "__ge__"}
+for _name, _dunder in _CMP.items():
+    case(f"cmp_{_name}_op", lambda lib, x, y, _d=_dunder: getattr(x, _d)(y), ((3, 4), "ties"), ((3, 4), "ties"))
+    case(f"cmp_{_name}_broadcast", lambda lib, x, y, _d=_dunder: getattr(x, _d)(y), ((3, 1), "ties"), ((4,), "ties"))
+    case(f"cmp_{_name}_scalar", lambda lib, x, _d=_dunder: getattr(x, _d)(0.0), ((3, 4), "ties"))
+    case(f"cmp_{_name}_fn", lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y), ((3, 4), "ties"), ((3, 4), "ties"))
+    case(f"cmp_{_name}_method", lambda lib, x, _n=_name: getattr(x, _n)(1), ((3, 4), "ties"))
+    case(f"cmp_{_name}_int", lambda lib, x, y, _d=_dunder: getattr(x, _d)(y), ((3, 4), "int"), ((4,), "int"))
+case("cmp_reflected_scalar", lambda lib, x: 0.5 < x, A)
+case("cmp_int_float", lambda lib, x, y: x <= y, ((3, 4), "int"), ((3, 4), "any"))
+
+# clone and conversions (ToCopyBackward0)
+case("clone_method", lambda lib, x: x.clone(), A)
+case("clone_fn", lambda lib, x: lib.clone(x), A)
+case("to_float32", lambda lib, x: x.to(lib.float32) * 2, A, smooth=False)
+case("to_same_dtype", lambda lib, x: x.to(lib.float64) * 2, A)
+case("to_dtype_kw", lambda lib, x: x.to(dtype=lib.float32), A, smooth=False)
+case("float_method", lambda lib, x: x.float(), A, smooth=False)
+case("double_of_float", lambda lib, x: x.float().double(), A, smooth=False)
+case("half_method", lambda lib, x: x.half() * 2, A, smooth=False)
+case("double_same", lambda lib, x: x.double() + 1, A)
+case("int_to_float", lambda lib, x: x.to(lib.float64), ((3, 4), "int"))
+
+# In-place operations on non-leaves: the gradient flows through, grad_fn is the op's node.
+case("inplace_add", _inplace("add_"), A, ((4,), "any"))
+case("inplace_add_alpha", _inplace("add_", alpha=2.0), A, ((3, 1), "any"))
+case("inplace_add_scalar", _inplace("add_", 2.0), A)
+case("inplace_sub", _inplace("sub_"), A, ((4,), "any"))
+case("inplace_mul", _inplace("mul_"), A, ((4,), "any"))
+case("inplace_mul_scalar", _inplace("mul_", 3.0), A)
+case("inplace_div", _inplace("div_"), A, ((3, 1), "away"))
+case("inplace_div_scalar", _inplace("div_", 4.0), A)
+case("inplace_zero", lambda lib, x: _inplace("zero_")(lib, x) + x, A)
+case("inplace_fill", lambda lib, x: _inplace("fill_", 2.0)(lib, x) * x, A)
+case("inplace_zero_alone", _inplace("zero_"), A)
+case("inplace_fill_alone", _inplace("fill_", -1.5), A)
+case("inplace_fill_tensor", _inplace("fill_"), A, ((), "any"))
+case("inplace_fill_tensor_then_use", lambda lib, x, v: _inplace("fill_")(lib, x, v) * x, A, ((), "any"))
+case("inplace_clamp", _inplace("clamp_", -0.5, 0.5), A)
+case("inplace_clamp_min", _inplace("clamp_", min=0.0), ((3, 4), "away"))
+case("inplace_copy", _inplace("copy_"), A, ((4,), "any"))
+case("inplace_copy_same_shape", _inplace("copy_"), A, B)
+case("inplace_pow", _inplace("pow_", 2), A)
+case("inplace_exp", _inplace("exp_"), A)
+case("inplace_relu", _inplace("relu_"), ((3, 4), "away"))
+case("inplace_neg", _inplace("neg_"), A)
+case("inplace_sigmoid", _inplace("sigmoid_"), A)
+case("inplace_tanh", _inplace("tanh_"), A)
+case("inplace_exp_then_use", lambda lib, x: _inplace("exp_")(lib, x) * x, A)
+case("inplace_twice", lambda lib, x, y: _inplace("mul_")(lib, x, y).add_(y), A, B)
+for _op in "+-*/":
+    case(f"inplace_augmented_{_op}", _augmented(_op), A, ((4,), "away" if _op == "/" else "any"))
+case("inplace_augmented_scalar", lambda lib, x: _augmented("*")(lib, x, 2.5), A)
+case("setitem_row", _setitem(lambda lib, x: 0), A, ((4,), "any"))
+case("setitem_column_scalar", _setitem(lambda lib, x: (slice(None), 1), False, 0.0), A)
+case("setitem_slice_block", _setitem(lambda lib, x: (slice(1, None), slice(None, None, 2))), A, ((2, 2), "any"))
+case("setitem_broadcast", _setitem(lambda lib, x: slice(0, 2)), A, ((4,), "any"))
+case("setitem_mask_scalar", _setitem(lambda lib, x: x > 0, False, 1.0), A)
+case("setitem_list", _setitem(lambda lib, x: [0, 2]), A, ((2, 4), "any"))
+case("setitem_int_tensor", _setitem(lambda lib, x: lib.tensor([2, 1])), A, ((4,), "any"))
+case("setitem_value_no_grad", _setitem(lambda lib, x: 1), A, ((4,), "any"), grad=[True, False])
+case("setitem_only_value_grad", _setitem(lambda lib, x: 1), A, ((4,), "any"), grad=[False, True])
+
+# Non-differentiable points: both libraries must pick the same subgradient (or inf/nan). Second
+# derivatives are skipped where PyTorch's are nan at the singular point (0 * inf inside its
+# masked formulas) and minigrad's are 0: neither is meaningful there.
+case("abs_at_zero", lambda lib, x: x.abs(), ((3, 4), "ties"), smooth=False)
+case("relu_at_zero", lambda lib, x: x.relu(), ((3, 4), "ties"), smooth=False)
+case("clamp_at_bounds", lambda lib, x: x.clamp(min=0.0), ((3, 4), "ties"), smooth=False)
+case("sqrt_at_zero", lambda lib, x: (x * 0).sqrt(), A, smooth=False)
+case("log_at_zero", lambda lib, x: (x * 0).log(), A, smooth=False)
+case("pow_zero_base_tensor_exponent", lambda lib, x, y: (x * 0) ** y, A, ((4,), "pos"), smooth=False, second=False)
+case("pow_zero_base_half", lambda lib, x: (x * 0) ** 0.5, A, smooth=False)
+case("pow_zero_base_square", lambda lib, x: (x * 0) ** 2, A, smooth=False)
+case("rpow_zero_base", lambda lib, x: 0.0**x, ((3, 4), "pos"), smooth=False, second=False)
+case("norm_of_zeros", lambda lib, x: (x * 0).norm(), A, smooth=False, second=False)
+case("norm_of_zeros_dim", lambda lib, x: (x * 0).norm(dim=1), A, smooth=False, second=False)
+case("norm_inf_ties", lambda lib, x: x.norm(float("inf")), ((3, 4), "ties"), smooth=False)
+case("norm_p1_at_zero", lambda lib, x: x.norm(1), ((3, 4), "ties"), smooth=False)
+case("div_by_zero", lambda lib, x, y: x / (y * 0), A, B, smooth=False)
+case("softmax_constant", lambda lib, x: (x * 0).softmax(1), A, smooth=False)
