@@ -149,12 +149,37 @@ class _DeviceContext:
             self.ctx.__exit__(*exc)
 
 
-_NOTHING_TO_DO = contextlib.nullcontext()
+class _QuietCPU:
+    """NumPy without its divide/overflow/invalid warnings: PyTorch gives inf or nan silently.
+
+    ``numpy.errstate`` costs more than a small op itself, so this sets NumPy's error-state
+    context variable directly, falling back to ``errstate`` if that internal name moves."""
+
+    __slots__ = ("token",)
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+        _state = _make_extobj(all="ignore")
+    except ImportError:  # another NumPy layout: the public, slower way
+        _extobj_contextvar = None
+
+    def __enter__(self):
+        if self._extobj_contextvar is None:
+            self.token = numpy.errstate(all="ignore")
+            self.token.__enter__()
+        else:
+            self.token = self._extobj_contextvar.set(self._state)
+
+    def __exit__(self, *exc):
+        if self._extobj_contextvar is None:
+            self.token.__exit__(*exc)
+        else:
+            self._extobj_contextvar.reset(self.token)
 
 
 def on(dev: device):
-    """A context in which new arrays are made on ``dev`` (nothing to do on the CPU)."""
-    return _NOTHING_TO_DO if dev.type == "cpu" else _DeviceContext(dev)
+    """The context an op computes in: its device (for CuPy), without NumPy's float warnings."""
+    return _QuietCPU() if dev.type == "cpu" else _DeviceContext(dev)
 
 
 def device_of(array) -> device:
