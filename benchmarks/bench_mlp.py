@@ -28,7 +28,9 @@ def data():
     weights = []
     for i, o in zip(SIZES[:-1], SIZES[1:]):
         bound = 1 / np.sqrt(i)
-        weights.append((rng.uniform(-bound, bound, (o, i)).astype("float32"), rng.uniform(-bound, bound, o).astype("float32")))
+        weights.append(
+            (rng.uniform(-bound, bound, (o, i)).astype("float32"), rng.uniform(-bound, bound, o).astype("float32"))
+        )
     return x, y, weights
 
 
@@ -106,5 +108,7 @@ def run() -> list[tuple[str, float, float, float]]:
 
 if __name__ == "__main__":
     for name, mg, pt, npy in run():
-        print(f"{name}: minigrad {mg:.3f}  pytorch {pt:.3f}  numpy {npy:.3f}  "
-              f"ratio minigrad/pytorch {mg / pt:.2f}  minigrad/numpy {mg / npy:.2f}")
+        print(
+            f"{name}: minigrad {mg:.3f}  pytorch {pt:.3f}  numpy {npy:.3f}  "
+            f"ratio minigrad/pytorch {mg / pt:.2f}  minigrad/numpy {mg / npy:.2f}"
+        )

@@ -1,6 +1,6 @@
 """Per-op overhead: a chain of small elementwise ops, forward and backward, minigrad vs PyTorch.
 
-    python benchmarks/bench_ops.py
+python benchmarks/bench_ops.py
 """
 
 from __future__ import annotations

@@ -61,13 +61,16 @@ def main() -> None:
     parser.add_argument("--max", type=int, default=6, help="largest graph: 10**max nodes")
     parser.add_argument("--memory-max", type=int, default=5, help="measure memory up to 10**this nodes (slow)")
     args = parser.parse_args()
-    print(f"{'graph':>6} {'nodes':>9} {'forward s':>10} {'backward s':>11} {'µs/node':>8} {'peak MiB':>9} {'left MiB':>9}")
+    print(
+        f"{'graph':>6} {'nodes':>9} {'forward s':>10} {'backward s':>11} {'µs/node':>8} {'peak MiB':>9} {'left MiB':>9}"
+    )
     for name, build in (("chain", chain), ("wide", wide)):
         for k in range(3, args.max + 1):
             n = 10**k
             fwd, bwd = timed(build, n)
             peak, left = memory(build, n) if k <= args.memory_max else (float("nan"), float("nan"))
             print(f"{name:>6} {n:>9} {fwd:>10.3f} {bwd:>11.3f} {bwd / n * 1e6:>8.2f} {peak:>9.1f} {left:>9.3f}")
+
 
 if __name__ == "__main__":
     main()

@@ -134,7 +134,9 @@ def tensor_repr(t, prefix: str = "tensor(") -> str:
         body = tensor_str(t, indent)
     # An empty tensor has no values to show that it holds integers or bools, so only the default
     # float dtype goes unnamed there.
-    implied = (dtypes.get_default_dtype(),) if t.numel() == 0 else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
+    implied = (
+        (dtypes.get_default_dtype(),) if t.numel() == 0 else (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool)
+    )
     if t.dtype not in implied:
         suffixes.append(f"dtype={t.dtype}")
     if t.grad_fn is not None:

@@ -6,8 +6,6 @@ module for the array module of a device (``xp(device)``) and calls it.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy
 
 from . import dtypes
@@ -32,9 +30,7 @@ class device:  # noqa: N801 - PyTorch's name
                 raise RuntimeError(f"Invalid device string: '{type}:{number}'")
             index = int(number)
         if type not in ("cpu", "cuda"):
-            raise RuntimeError(
-                f"Expected one of cpu, cuda device type at start of device string: {type}"
-            )
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
         if type == "cuda" and index is None:
             index = 0
         self.type = type

@@ -68,8 +68,7 @@ def from_array_dtype(array_dtype) -> dtype:
         return found
     except KeyError:
         raise TypeError(
-            f"can't convert an array of type {array_dtype}: minigrad supports "
-            + ", ".join(d.name for d in ALL)
+            f"can't convert an array of type {array_dtype}: minigrad supports " + ", ".join(d.name for d in ALL)
         ) from None
 
 

@@ -95,12 +95,18 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: 
     try:
         array = backend.asarray(_plain(data), dtype, device)
     except (ValueError, TypeError) as exc:
-        raise ValueError(f"could not make a tensor from this data: {exc}. Nested lists must be rectangular and hold numbers.") from None
+        raise ValueError(
+            f"could not make a tensor from this data: {exc}. Nested lists must be rectangular and hold numbers."
+        ) from None
     return _finish(array, requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
-    if isinstance(data, Tensor) and dtype in (None, data.dtype) and (device is None or backend.as_device(device) == data.device):
+    if (
+        isinstance(data, Tensor)
+        and dtype in (None, data.dtype)
+        and (device is None or backend.as_device(device) == data.device)
+    ):
         return data
     if isinstance(data, Tensor):
         return data.to(dtype=dtype or data.dtype, device=device or data.device)
@@ -158,7 +164,9 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = 
 
 
 def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+    return full(
+        input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad
+    )
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

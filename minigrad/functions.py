@@ -782,8 +782,8 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
         raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
     if input.shape[0] != tensor.shape[0]:
         raise RuntimeError(
-            "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of "
-            "elements, but got {} and {} elements respectively".format(input.shape[0], tensor.shape[0], input.shape[0], tensor.shape[0])
+            f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{tensor.shape[0]}] to have the same number of "
+            f"elements, but got {input.shape[0]} and {tensor.shape[0]} elements respectively"
         )
     _matmul_dtype(input, tensor, "dot")
     return dot_op(input, tensor)

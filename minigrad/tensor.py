@@ -14,8 +14,8 @@ from __future__ import annotations
 import builtins
 import warnings
 import weakref
-from types import MappingProxyType
 from collections.abc import Callable
+from types import MappingProxyType
 
 from . import backend, dtypes
 from .autograd import engine
@@ -229,7 +229,9 @@ class Tensor:
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
             if value.shape != self.shape:
                 raise RuntimeError(
                     f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
@@ -304,7 +306,9 @@ class Tensor:
             setattr(self, attr, {})
         return getattr(self, attr)
 
-    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False, inputs=None) -> None:
+    def backward(
+        self, gradient: Tensor | None = None, retain_graph: bool | None = None, create_graph: bool = False, inputs=None
+    ) -> None:
         """Accumulate the gradient of this tensor into ``.grad`` of the graph's leaves."""
         engine.backward(self, gradient, retain_graph, create_graph, inputs)
 
@@ -415,7 +419,11 @@ class Tensor:
         return self.to("cpu")
 
     def cuda(self, device=None) -> Tensor:
-        return self.to(backend.device("cuda", device if isinstance(device, builtins.int) else None) if not isinstance(device, str | backend.device) else device)
+        return self.to(
+            backend.device("cuda", device if isinstance(device, builtins.int) else None)
+            if not isinstance(device, str | backend.device)
+            else device
+        )
 
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
@@ -438,7 +446,9 @@ class Tensor:
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         from .factories import full
 
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return full(
+            size, fill_value, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad
+        )
 
     # ------------------------------------------------------------------ Python protocol
     def __repr__(self) -> str:
@@ -514,7 +524,9 @@ class Tensor:
         the result's ``grad_fn`` (so ``y *= 2`` gives ``y`` a ``MulBackward0``, as in PyTorch).
         """
         self._check_inplace()
-        record = is_grad_enabled() and (self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands))
+        record = is_grad_enabled() and (
+            self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
+        )
         if record and self._base is not None:
             raise RuntimeError(
                 "minigrad does not support recording an in-place operation on a view (a result of "
@@ -773,13 +785,70 @@ class Tensor:
 
 
 _METHODS = {
-    "add", "sub", "mul", "div", "pow", "neg", "abs", "sign", "exp", "log", "sqrt", "sin", "cos",
-    "tanh", "sigmoid", "relu", "clamp", "clip", "maximum", "minimum", "sum", "mean", "norm",
-    "argmax", "argmin", "softmax", "log_softmax", "matmul", "mm", "mv", "dot", "reshape",
-    "flatten", "t", "transpose", "permute", "squeeze", "unsqueeze", "expand", "sum_to_size",
-    "clone", "select", "narrow", "eq", "ne", "lt", "le", "gt", "ge", "floor", "ceil", "round",
-    "trunc", "isnan", "isinf", "isfinite", "reciprocal", "allclose", "equal", "isclose",
-    "logical_not", "logical_and", "logical_or", "addmm",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "neg",
+    "abs",
+    "sign",
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "clamp",
+    "clip",
+    "maximum",
+    "minimum",
+    "sum",
+    "mean",
+    "norm",
+    "argmax",
+    "argmin",
+    "softmax",
+    "log_softmax",
+    "matmul",
+    "mm",
+    "mv",
+    "dot",
+    "reshape",
+    "flatten",
+    "t",
+    "transpose",
+    "permute",
+    "squeeze",
+    "unsqueeze",
+    "expand",
+    "sum_to_size",
+    "clone",
+    "select",
+    "narrow",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "reciprocal",
+    "allclose",
+    "equal",
+    "isclose",
+    "logical_not",
+    "logical_and",
+    "logical_or",
+    "addmm",
 }
 
 
@@ -792,7 +861,17 @@ class _nullcontext:  # noqa: N801
 
 
 def _legacy_type_name(t: Tensor) -> str:
-    kind = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}[t.dtype.name]
+    kind = {
+        "float32": "FloatTensor",
+        "float64": "DoubleTensor",
+        "float16": "HalfTensor",
+        "int64": "LongTensor",
+        "int32": "IntTensor",
+        "int16": "ShortTensor",
+        "int8": "CharTensor",
+        "uint8": "ByteTensor",
+        "bool": "BoolTensor",
+    }[t.dtype.name]
     return ("torch.cuda." if t.is_cuda else "torch.") + kind
 
 
@@ -822,4 +901,3 @@ from . import functions as F  # noqa: E402  (functions needs Tensor, so it is im
 # Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x).
 for _name in _METHODS:
     setattr(Tensor, _name, getattr(F, _name))
-

@@ -1,10 +1,10 @@
 """environment.yml (conda) and pyproject.toml (pip) must name the same packages and versions."""
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 yaml = pytest.importorskip("yaml")
 
@@ -47,7 +47,8 @@ def _conda_requirements(path: Path) -> dict[str, str | None]:
 
 
 @pytest.mark.parametrize(
-    ("file", "extras"), [("environment.yml", ("notebook", "test")), ("environment-gpu.yml", ("notebook", "test", "gpu"))]
+    ("file", "extras"),
+    [("environment.yml", ("notebook", "test")), ("environment-gpu.yml", ("notebook", "test", "gpu"))],
 )
 def test_conda_and_pip_agree(file, extras):
     conda = _conda_requirements(ROOT / file)

@@ -47,15 +47,12 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
                     "out.backward(torch.ones_like(out)), or reduce it first (out.sum().backward())."
                 )
             if not out.dtype.is_floating_point:
-                raise RuntimeError(
-                    f"grad can be implicitly created only for real scalar outputs but got {out.dtype}"
-                )
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
             grad = ones_like_tensor(out)
         else:
             if not isinstance(grad, Tensor):
                 raise TypeError(
-                    f"gradient must be a Tensor or None, got {type(grad).__name__}; "
-                    "wrap it with torch.tensor(...)"
+                    f"gradient must be a Tensor or None, got {type(grad).__name__}; wrap it with torch.tensor(...)"
                 )
             if grad.shape != out.shape:
                 raise RuntimeError(
@@ -251,10 +248,7 @@ def _check_hook_result(new, old, hook) -> None:
 
     name = getattr(hook, "__name__", repr(hook))
     if not isinstance(new, Tensor):
-        raise TypeError(
-            f"hook '{name}' returned a {type(new).__name__}; a tensor hook must return a Tensor "
-            "or None"
-        )
+        raise TypeError(f"hook '{name}' returned a {type(new).__name__}; a tensor hook must return a Tensor or None")
     if new.shape != old.shape:
         raise RuntimeError(
             f"hook '{name}' has changed the size of value: expected {old.shape} but got "
@@ -335,9 +329,7 @@ def grad(
             raise TypeError(f"inputs must be Tensors, got {type(t).__name__}")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
     if len(grads) != len(outputs):
-        raise RuntimeError(
-            f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs"
-        )
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
     _check_outputs(outputs)
     grads = _make_grads(outputs, grads)
     if retain_graph is None:

@@ -133,7 +133,9 @@ class Function(metaclass=_FunctionMeta):
 
     @staticmethod
     def backward(ctx: FunctionCtx, *grad_outputs: Any) -> Any:
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom autograd.Function to use it with backward mode AD."
+        )
 
     vjp = backward
 
@@ -159,7 +161,9 @@ class Function(metaclass=_FunctionMeta):
                 continue
             if any(out is a for a in args):  # an input returned as is becomes a new tensor
                 out = out.detach()
-            differentiable = record and out.dtype.is_floating_point and not any(out is n for n in node.non_differentiable)
+            differentiable = (
+                record and out.dtype.is_floating_point and not any(out is n for n in node.non_differentiable)
+            )
             if differentiable:
                 out._requires_grad, out.grad_fn, out._output_nr = True, node, i
             wrapped.append(out)

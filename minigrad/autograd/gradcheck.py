@@ -85,7 +85,9 @@ def gradcheck(
     inputs = _as_tuple(inputs)
     targets = _differentiable(inputs)
     if not targets:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them have requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of the them have requires_grad=True."
+        )
     for t in targets:
         if t.dtype.name != "float64":
             import warnings
@@ -148,4 +150,6 @@ def gradgradcheck(
             grads = _grad(outs, diff, gos, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None and g.requires_grad)
 
-    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception)
+    return gradcheck(
+        first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
+    )
