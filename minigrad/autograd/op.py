@@ -59,10 +59,15 @@ class Op:
             record = record or t._requires_grad
         record = record and is_grad_enabled()
         device = backend.common_device(arrays, self.name)
-        if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
-            target = backend.array_dtype(dtype)
-            arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
+        if device.type != "cpu" and not backend.same_device(arrays):
+            # PyTorch lets a 0-d CPU tensor join a GPU op; it is copied over (a recorded copy,
+            # so its gradient goes back to the CPU).
+            inputs = tuple(t if t._data.ndim or t.device == device else t.to(device) for t in inputs)
+            arrays = [t._data for t in inputs]
         with backend.on(device):
+            if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
+                target = backend.array_dtype(dtype)
+                arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
             out = self.forward(backend.xp(device), *arrays, **params)
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
@@ -90,11 +95,15 @@ class OpNode(Node):
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
-        needs = tuple(t._requires_grad for t in inputs)
-        super().__init__(tuple(gradient_edge(t) if n else (None, 0) for t, n in zip(inputs, needs)))
-        self.needs_input_grad = needs
+        needs, edges, meta = [], [], []
+        for t in inputs:  # a plain loop: this runs for every recorded operation
+            needs.append(t._requires_grad)
+            edges.append(gradient_edge(t) if t._requires_grad else (None, 0))
+            meta.append((t._data.shape, t.dtype))
+        super().__init__(tuple(edges))
+        self.needs_input_grad = needs = tuple(needs)
         self.params = params
-        self.input_meta = tuple((t._data.shape, t.dtype) for t in inputs)
+        self.input_meta = tuple(meta)
         wanted = op.wanted(needs)
         if op.variadic:
             self.saved = {op.variadic: [SavedTensor(t) for t in inputs]} if op.variadic in wanted else {}
