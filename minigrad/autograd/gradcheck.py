@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from .. import backend
 from .engine import grad as _grad
-from .grad_mode import enable_grad, no_grad
+from .grad_mode import enable_grad
 
 
 class GradcheckError(RuntimeError):
@@ -35,12 +35,12 @@ def _numerical_jacobian(func, inputs, target, output_index, eps):
     jac = xp.zeros((target.numel(), out0.numel()), dtype="float64")
     for i in range(flat.size):
         orig = flat[i].item()
+        # Evaluated in the caller's grad mode, as PyTorch does: a func that differentiates inside
+        # (a gradient penalty, a Hessian) needs its graph even here.
         flat[i] = orig + eps
-        with no_grad():
-            plus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
+        plus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
         flat[i] = orig - eps
-        with no_grad():
-            minus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
+        minus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
         flat[i] = orig
         jac[i] = (plus - minus) / (2 * eps)
     return jac
@@ -142,8 +142,7 @@ def gradgradcheck(
 
     def first_derivative(*args):
         ins, gos = args[:n], args[n:]
-        # gradcheck evaluates this under no_grad for finite differences; the first derivative
-        # itself still needs a graph, so record it regardless.
+        # The first derivative needs a graph even if the caller switched recording off.
         with enable_grad():
             outs = [o for o in _outputs(func, ins) if o.requires_grad]
             diff = _differentiable(ins)
