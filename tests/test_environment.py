@@ -10,7 +10,7 @@ yaml = pytest.importorskip("yaml")
 
 ROOT = Path(__file__).resolve().parents[1]
 # conda-forge names of the same packages; graphviz (the programs) has no pip twin.
-CONDA_NAME = {"graphviz": "python-graphviz", "cupy-cuda12x": "cupy"}
+CONDA_NAME = {"graphviz": "python-graphviz", "cupy-cuda12x": "cupy", "playwright": "playwright-python"}
 CONDA_ONLY = {"python", "pip", "graphviz"}
 
 
