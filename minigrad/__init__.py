@@ -13,7 +13,7 @@
 
 from . import autograd, cuda
 from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
-from .backend import device
+from .backend import device, get_default_device, set_default_device
 from .dtypes import (
     bool,
     dtype,

@@ -1,10 +1,19 @@
 """The one seam between minigrad and array libraries: NumPy on ``cpu``, CuPy on ``cuda``.
 
 Nothing else in minigrad imports numpy or cupy. Code that needs array functions asks this
-module for the array module of a device (``xp(device)``) and calls it.
+module for the array module of a device (``xp(device)``) and calls it inside ``on(device)``,
+the context that makes CuPy allocate on the right GPU (and keeps NumPy quiet about inf/nan, as
+PyTorch is). Where CuPy and NumPy differ, a function here hides it: moving and converting
+(``move``, ``place``, ``convert``, ``to_numpy``, ``asarray``, ``scalar``), writing in place
+(``assign``, ``add_into``, ``scatter_add``) and telling a view from a copy (``shares_memory``).
+
+CuPy is optional: it is imported the first time a ``cuda`` device is asked for, and when it
+is missing (or sees no GPU) the error says which, and how to install it.
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy
 
@@ -13,33 +22,52 @@ from . import dtypes
 _cupy = None
 _cupy_error: str | None = None
 
+_DEVICE_STRING = re.compile(r"(cpu|cuda)(?::(0|[1-9][0-9]*))?")
+
 
 class device:  # noqa: N801 - PyTorch's name
-    """Where a tensor lives: ``device("cpu")``, ``device("cuda")`` or ``device("cuda", 1)``."""
+    """Where a tensor lives: ``device("cpu")``, ``device("cuda")``, ``device("cuda:1")``,
+    ``device("cuda", 1)`` or ``device(1)``, as ``torch.device``.
+
+    ``device("cuda")`` has no index ("the current GPU"); a tensor's ``.device`` always has one
+    (``cuda:0``), so, as in PyTorch, ``device("cuda") != device("cuda:0")``.
+
+    >>> import minigrad as torch
+    >>> torch.device("cuda:1")
+    device(type='cuda', index=1)
+    >>> str(torch.device("cuda", 0)), torch.device("cpu").type
+    ('cuda:0', 'cpu')
+    """
 
     __slots__ = ("type", "index")
 
-    def __init__(self, type: str | device, index: int | None = None):  # noqa: A002
+    def __init__(self, type: str | int | device, index: int | None = None):  # noqa: A002 - PyTorch's name
         if isinstance(type, device):
-            type, index = type.type, type.index
-        elif isinstance(type, int):
-            type, index = "cuda", type
-        elif ":" in type:
-            type, _, number = type.partition(":")
-            if not number.isdigit():
-                raise RuntimeError(f"Invalid device string: '{type}:{number}'")
-            index = int(number)
-        if type not in ("cpu", "cuda"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
-        if type == "cuda" and index is None:
-            index = 0
+            type, index = type.type, type.index if index is None else index
+        elif isinstance(type, int) and not isinstance(type, bool):
+            type, index = "cuda", type  # torch.device(1): an accelerator index
+        elif not isinstance(type, str):
+            raise TypeError(
+                f"device() received an invalid combination of arguments - got ({_type_name(type)}), but "
+                "expected one of: (torch.device device), (str type, int index = -1)"
+            )
+        else:
+            type, parsed = _parse(type, index)
+            if parsed is not None:
+                index = parsed
+        if index is not None:
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_type_name(index)}")
+            if index < 0:
+                raise RuntimeError("Device index must not be negative")
         self.type = type
         self.index = index
 
     def __eq__(self, other) -> bool:
-        if isinstance(other, str):
-            other = device(other)
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+        # Like torch.device, a device equals only another device (not the string "cuda").
+        if not isinstance(other, device):
+            return NotImplemented
+        return self.type == other.type and self.index == other.index
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
@@ -52,8 +80,87 @@ class device:  # noqa: N801 - PyTorch's name
             return f"device(type='{self.type}')"
         return f"device(type='{self.type}', index={self.index})"
 
+    def __reduce__(self):
+        return (device, (self.type, self.index))
+
+
+def _type_name(value) -> str:
+    return "NoneType" if value is None else type(value).__name__
+
+
+def _parse(text: str, index) -> tuple[str, int | None]:
+    """``"cuda:1"`` -> ("cuda", 1), with PyTorch's errors for anything else."""
+    match = _DEVICE_STRING.fullmatch(text)
+    if match is None:
+        kind = text.partition(":")[0]
+        if kind and kind not in ("cpu", "cuda") and kind.isidentifier():
+            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {text}")
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    kind, number = match.group(1), match.group(2)
+    if number is not None and index is not None:
+        raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
+    return kind, None if number is None else int(number)
+
 
 CPU = device("cpu")
+_CUDA: dict[int, device] = {}  # cuda:N, made once each (device_of is on every GPU op's path)
+
+
+_default = CPU  # where factories put tensors when no device is given (set_default_device)
+
+
+def as_device(dev) -> device:
+    """Where a new tensor goes for a ``device=`` argument: ``None`` is the default device (the
+    CPU unless ``set_default_device`` changed it), ``"cuda"`` is GPU 0.
+
+    A tensor's device is always concrete (``cpu`` or ``cuda:N``), so ``to("cuda")`` on a tensor
+    already on ``cuda:0`` is a no-op, as in PyTorch (minigrad's current GPU is always 0).
+    """
+    if dev is None:
+        return _default
+    if not isinstance(dev, device):
+        dev = device(dev)
+    if dev.type == "cpu":
+        return CPU
+    return _cuda(0 if dev.index is None else dev.index)
+
+
+def set_default_device(dev) -> None:
+    """Make factories without ``device=`` create tensors on ``dev`` (None: back to the CPU)."""
+    global _default
+    _default = CPU if dev is None else as_device(dev)
+
+
+def get_default_device() -> device:
+    """Where factories without ``device=`` create tensors."""
+    return _default
+
+
+def _cuda(index: int) -> device:
+    found = _CUDA.get(index)
+    if found is None:
+        found = _CUDA[index] = device("cuda", index)
+    return found
+
+
+# ------------------------------------------------------------------------------------------
+# Finding CuPy and a GPU
+# ------------------------------------------------------------------------------------------
+
+INSTALL_HINT = (
+    "Install CuPy for your CUDA version on a machine with an NVIDIA GPU and driver: "
+    "pip install cupy-cuda12x (CUDA 12) or pip install cupy-cuda13x (CUDA 13), "
+    'or pip install "minigrad[gpu]", or with conda: conda install -c conda-forge cupy '
+    '(without a CUDA Toolkit, let pip bring its libraries: pip install "cupy-cuda12x[ctk]"). '
+    "Or keep the tensors on 'cpu'."
+)
+
+
+class CudaUnavailableError(RuntimeError, AssertionError):
+    """Asking for ``cuda`` without CuPy or without a GPU.
+
+    A RuntimeError, and also an AssertionError: what PyTorch raises when it was built without
+    CUDA ("Torch not compiled with CUDA enabled")."""
 
 
 def _load_cupy():
@@ -62,20 +169,40 @@ def _load_cupy():
     if _cupy is None and _cupy_error is None:
         try:
             import cupy
-
-            if cupy.cuda.runtime.getDeviceCount() < 1:
-                _cupy_error = "CuPy is installed but sees no NVIDIA GPU"
-            else:
-                _cupy = cupy
-        except ImportError:
-            _cupy_error = "CuPy is not installed"
-        except Exception as exc:  # a driver or runtime problem, reported as such
-            _cupy_error = f"CuPy is installed but cannot use a GPU ({exc})"
+        except ImportError as exc:
+            _cupy_error = f"CuPy is not installed ({exc})"
+            return None
+        except Exception as exc:  # a CuPy that cannot even load its CUDA libraries
+            _cupy_error = f"CuPy is installed but could not be imported ({type(exc).__name__}: {exc})"
+            return None
+        try:
+            count = cupy.cuda.runtime.getDeviceCount()
+        except Exception as exc:  # no driver, a driver too old for this CuPy, no device ...
+            _cupy_error = f"CuPy is installed but cannot use an NVIDIA GPU ({type(exc).__name__}: {exc})"
+            return None
+        if count < 1:
+            _cupy_error = "CuPy is installed but sees no NVIDIA GPU"
+            return None
+        try:  # one tiny kernel: CuPy compiles kernels with the CUDA Toolkit's NVRTC library
+            (cupy.zeros(1) + 1).get()
+        except Exception as exc:
+            _cupy_error = (
+                "CuPy sees a GPU but cannot run a kernel on it, usually because the CUDA libraries "
+                f"are missing ({type(exc).__name__}: {exc})"
+            )
+            return None
+        _cupy = cupy
     return _cupy
 
 
 def cuda_available() -> bool:
+    """True when CuPy imports and sees at least one GPU."""
     return _load_cupy() is not None
+
+
+def cuda_unavailable_reason() -> str | None:
+    """Why ``cuda`` cannot be used (None when it can)."""
+    return None if _load_cupy() is not None else _cupy_error
 
 
 def cuda_device_count() -> int:
@@ -83,27 +210,26 @@ def cuda_device_count() -> int:
     return cupy.cuda.runtime.getDeviceCount() if cupy is not None else 0
 
 
+_usable: set[int | None] = set()  # GPU indices already checked (every GPU op asks)
+
+
 def _require_cuda(dev: device):
+    if dev.index in _usable:
+        return _cupy
     cupy = _load_cupy()
     if cupy is None:
-        raise RuntimeError(
+        raise CudaUnavailableError(
             f"Torch not compiled with CUDA enabled: minigrad cannot use device '{dev}' because "
-            f"{_cupy_error}. Install CuPy for your CUDA version (pip install cupy-cuda12x or "
-            "cupy-cuda13x, or conda install -c conda-forge cupy) on a machine with an NVIDIA GPU, "
-            "or keep the tensors on 'cpu'."
+            f"{_cupy_error}. {INSTALL_HINT}"
         )
-    if dev.index >= cupy.cuda.runtime.getDeviceCount():
+    count = cupy.cuda.runtime.getDeviceCount()
+    if dev.index is not None and dev.index >= count:
         raise RuntimeError(
-            f"CUDA error: invalid device ordinal: cuda:{dev.index} requested but only "
-            f"{cupy.cuda.runtime.getDeviceCount()} GPU(s) are visible"
+            f"CUDA error: invalid device ordinal: {dev} was asked for but only {count} GPU(s) are visible "
+            f"(cuda:0 to cuda:{count - 1})"
         )
+    _usable.add(dev.index)
     return cupy
-
-
-def as_device(dev) -> device:
-    if dev is None:
-        return CPU
-    return dev if isinstance(dev, device) else device(dev)
 
 
 def xp(dev: device):
@@ -113,43 +239,94 @@ def xp(dev: device):
     return _require_cuda(dev)
 
 
+def device_name(index: int = 0) -> str:
+    """The GPU's product name, e.g. ``'NVIDIA H100 80GB HBM3'``."""
+    cupy = _require_cuda(_cuda(index))
+    name = cupy.cuda.runtime.getDeviceProperties(index)["name"]
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+# ------------------------------------------------------------------------------------------
+# Which device, and computing there
+# ------------------------------------------------------------------------------------------
+
+
+def device_of(array) -> device:
+    """The device an array lives on."""
+    if isinstance(array, numpy.ndarray | numpy.generic):
+        return CPU
+    return _cuda(array.device.id)
+
+
+def is_array(value) -> bool:
+    """True for NumPy and CuPy arrays (a CuPy array made before minigrad used CuPy counts too)."""
+    if type(value) is numpy.ndarray:
+        return True
+    if _cupy is None and (type(value).__module__.partition(".")[0] != "cupy" or _load_cupy() is None):
+        return False
+    return isinstance(value, _cupy.ndarray)
+
+
 def common_device(arrays, op_name: str) -> device:
-    """The device all ``arrays`` live on, or PyTorch's error when they are on different ones."""
+    """The device an operation on ``arrays`` runs on, or PyTorch's error for mixed devices.
+
+    As in PyTorch, a 0-d CPU tensor may join a GPU operation (it counts as a number); the
+    caller moves it (see ``Op``). Any other mix is an error.
+    """
     for a in arrays:  # the common case, all on the CPU, checked cheaply
         if type(a) is not numpy.ndarray:
             break
     else:
         return CPU
-    devices = [device_of(a) for a in arrays]
-    for other in devices[1:]:
-        if other != devices[0]:
+    found = None
+    for a in arrays:
+        dev = device_of(a)
+        if dev.type == "cpu" and a.ndim == 0:
+            continue
+        if found is None:
+            found = dev
+        elif dev != found:
             raise RuntimeError(
                 "Expected all tensors to be on the same device, but found at least two devices, "
-                f"{devices[0]} and {other}! (in {op_name}) Move them with .to(device) first."
+                f"{found} and {dev}! (in {op_name}) Put them on one device first, with .to(device), .cuda() or .cpu()."
             )
-    return devices[0]
+    if found is None:  # only 0-d tensors; any GPU one decides
+        found = next((device_of(a) for a in arrays if type(a) is not numpy.ndarray), CPU)
+    return found
+
+
+def on_cpu(array) -> bool:
+    """True for a NumPy array (the quick test on paths every operation takes)."""
+    return type(array) is numpy.ndarray
+
+
+def same_device(arrays) -> bool:
+    """True when every array is on the same device."""
+    first = device_of(arrays[0])
+    return all(device_of(a) == first for a in arrays[1:])
 
 
 class _DeviceContext:
-    """Makes CuPy allocate on the tensor's GPU; does nothing on the CPU."""
+    """Makes CuPy allocate and compute on the tensor's GPU."""
+
+    __slots__ = ("ctx",)
 
     def __init__(self, dev: device):
-        self.ctx = _require_cuda(dev).cuda.Device(dev.index) if dev.type == "cuda" else None
+        self.ctx = _require_cuda(dev).cuda.Device(dev.index)
 
     def __enter__(self):
-        if self.ctx is not None:
-            self.ctx.__enter__()
+        self.ctx.__enter__()
 
     def __exit__(self, *exc):
-        if self.ctx is not None:
-            self.ctx.__exit__(*exc)
+        self.ctx.__exit__(*exc)
 
 
 class _QuietCPU:
     """NumPy without its divide/overflow/invalid warnings: PyTorch gives inf or nan silently.
 
     ``numpy.errstate`` costs more than a small op itself, so this sets NumPy's error-state
-    context variable directly, falling back to ``errstate`` if that internal name moves."""
+    context variable directly, falling back to ``errstate`` if that internal name moves.
+    (CuPy never warns about inf or nan, so the GPU needs nothing like it.)"""
 
     __slots__ = ("token",)
     try:
@@ -174,15 +351,13 @@ class _QuietCPU:
 
 
 def on(dev: device):
-    """The context an op computes in: its device (for CuPy), without NumPy's float warnings."""
+    """The context an op computes in: its GPU for CuPy, NumPy without float warnings on the CPU."""
     return _QuietCPU() if dev.type == "cpu" else _DeviceContext(dev)
 
 
-def device_of(array) -> device:
-    if isinstance(array, numpy.ndarray | numpy.generic):
-        return CPU
-    return device("cuda", array.device.id)
-
+# ------------------------------------------------------------------------------------------
+# Dtypes and making arrays
+# ------------------------------------------------------------------------------------------
 
 _array_dtypes: dict = {}
 
@@ -195,20 +370,43 @@ def array_dtype(d: dtypes.dtype):
     return found
 
 
-def is_array(value) -> bool:
-    if type(value) is numpy.ndarray:
-        return True
-    return _cupy is not None and isinstance(value, _cupy.ndarray)
+def _host(data, target):
+    """A new NumPy array from nested lists, numbers or arrays of any device."""
+    if is_array(data) or isinstance(data, numpy.generic):
+        data = to_numpy(data)
+    with _QuietCPU():
+        return numpy.array(data, dtype=target)
 
 
 def asarray(data, d: dtypes.dtype | None, dev: device):
-    """An array on ``dev`` from nested lists, scalars or arrays (copied when they are already arrays)."""
-    module = xp(dev)
+    """A new array on ``dev`` from nested lists, numbers or arrays (always a copy).
+
+    Lists and numbers are read on the host by NumPy on both devices (so the same data gives the
+    same dtype and values everywhere), then copied to the GPU."""
     target = array_dtype(d) if d is not None else None
+    if dev.type != "cpu" and is_array(data) and device_of(data) == dev:
+        with on(dev):
+            return data.astype(target if target is not None else data.dtype, copy=True)
+    host = _host(data, target)
+    return host if dev.type == "cpu" else place(host, dev)
+
+
+def scalar(value, d: dtypes.dtype, dev: device):
+    """A 0-d array holding the Python number ``value`` cast to ``d``.
+
+    Cast rather than construct: an int out of the dtype's range wraps, as in PyTorch (uint8
+    tensor + -3), where NumPy's constructor would raise OverflowError."""
+    target = array_dtype(d)
+    if type(value) is float:
+        host = numpy.asarray(value, dtype=target)
+    else:
+        with _QuietCPU():
+            host = numpy.asarray(value).astype(target, copy=False)
+    if dev.type == "cpu":
+        return host
     with on(dev):
-        if is_array(data) and device_of(data) != dev:
-            data = to_numpy(data) if dev.type == "cpu" else data
-        return module.array(data, dtype=target)
+        # A fill kernel with the number as argument: no synchronous host-to-device copy.
+        return xp(dev).full((), host[()], dtype=target)
 
 
 def to_numpy(array):
@@ -218,22 +416,133 @@ def to_numpy(array):
     return array.get()
 
 
+def place(array, dev: device):
+    """``array`` on ``dev``: itself when it is already there, else a copy (for fresh arrays)."""
+    if device_of(array) == dev:
+        return array
+    return move(array, dev)
+
+
 def move(array, dev: device):
-    """A copy of ``array`` on ``dev``."""
+    """A copy of ``array`` on ``dev``.
+
+    Between two GPUs the copy goes through the host: slower than a peer copy, but it works
+    on every machine (and moving between GPUs is rare in minigrad's programs)."""
+    source = device_of(array)
     if dev.type == "cpu":
-        return to_numpy(array).copy()
+        return to_numpy(array).copy() if source.type == "cpu" else array.get()
     with on(dev):
-        return xp(dev).asarray(array).copy() if device_of(array) == dev else xp(dev).asarray(array)
+        if source == dev:
+            return array.copy()
+        return xp(dev).asarray(to_numpy(array))
+
+
+def convert(array, dev: device, d: dtypes.dtype):
+    """A copy of ``array`` on ``dev`` with dtype ``d`` (``Tensor.to``)."""
+    target = array_dtype(d)
+    if array.dtype != target and device_of(array) == dev:
+        with on(dev):
+            return array.astype(target)  # the cast is the copy
+    out = move(array, dev)
+    if out.dtype == target:
+        return out
+    with on(dev):
+        return out.astype(target)
+
+
+def copy(array):
+    """A copy of ``array`` on its own device."""
+    with on(device_of(array)):
+        return array.copy()
+
+
+# ------------------------------------------------------------------------------------------
+# Where NumPy and CuPy differ
+# ------------------------------------------------------------------------------------------
+
+
+def shares_memory(a, b) -> bool:
+    """Whether ``a`` (a reshape of ``b``) is a view of ``b`` rather than a copy.
+
+    The memory-bounds test decides this exactly here (a copy lives in fresh memory) and is
+    cheap on both libraries; CuPy's exact ``shares_memory`` compares every element's address
+    on the GPU."""
+    return bool(xp(device_of(a)).may_share_memory(a, b))
+
+
+def overlaps_itself(array) -> bool:
+    """True when several elements of ``array`` are one memory location (an ``expand``ed view)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+
+
+def assign(dst, src) -> None:
+    """``dst[...] = src`` (the in-place write of every in-place op).
+
+    NumPy refuses to write into an expanded (stride 0) view; CuPy would write silently, so the
+    check is made here for both (and raises ValueError, as NumPy does)."""
+    if overlaps_itself(dst):
+        raise ValueError("the destination has elements that share one memory location")
+    with on(device_of(dst)):
+        dst[...] = src
+
+
+def add_into(dst, src) -> None:
+    """``dst += src`` on the destination's device (gradient accumulation)."""
+    with on(device_of(dst)):
+        dst += src
+
+
+# CuPy's scatter_add uses CUDA's atomicAdd, which exists for these dtypes only.
+_SCATTER_DTYPES = frozenset("iILQefd")
+
+
+def scatter_add(out, key, values) -> None:
+    """``out[key] += values`` where repeated indices add up (the backward of indexing)."""
+    if isinstance(out, numpy.ndarray):
+        numpy.add.at(out, key, values)
+    elif out.dtype.char in _SCATTER_DTYPES:
+        import cupyx
+
+        with on(device_of(out)):
+            cupyx.scatter_add(out, key, values)
+    else:  # e.g. int64: no atomic add on the GPU, so add on the host and copy back
+        host = out.get()
+        numpy.add.at(host, _host_key(key), to_numpy(values) if is_array(values) else values)
+        assign(out, place(host, device_of(out)))
+
+
+def _host_key(key):
+    if isinstance(key, tuple):
+        return tuple(to_numpy(k) if is_array(k) else k for k in key)
+    return to_numpy(key) if is_array(key) else key
 
 
 def synchronize(dev: device | None = None) -> None:
+    """Wait for the GPU ``dev`` (GPU 0 by default) to finish its queued work."""
     cupy = _load_cupy()
     if cupy is not None:
         cupy.cuda.Device(dev.index if dev is not None and dev.index is not None else 0).synchronize()
 
 
-# Random numbers come from one NumPy generator for every device (then moved), so a seed gives
-# the same values on the CPU and on a GPU.
+def empty_cache() -> None:
+    """Give the GPU memory CuPy keeps for reuse back to the driver (``nvidia-smi`` shows it)."""
+    cupy = _load_cupy()
+    if cupy is not None:
+        cupy.get_default_memory_pool().free_all_blocks()
+        cupy.get_default_pinned_memory_pool().free_all_blocks()
+
+
+def memory_allocated() -> int:
+    """Bytes of GPU memory held by tensors now (CuPy's memory pool, in use)."""
+    cupy = _load_cupy()
+    return cupy.get_default_memory_pool().used_bytes() if cupy is not None else 0
+
+
+# ------------------------------------------------------------------------------------------
+# Random numbers come from one NumPy generator for every device (then copied to the GPU), so a
+# seed gives the same values on the CPU and on a GPU.
+# ------------------------------------------------------------------------------------------
+
 _seed = 0x5EED
 _generator = None
 
@@ -249,13 +558,3 @@ def generator():
 def manual_seed(seed: int) -> None:
     global _seed, _generator
     _seed, _generator = int(seed), None
-
-
-def scatter_add(out, key, values) -> None:
-    """``out[key] += values`` where repeated indices add up (index backward)."""
-    if isinstance(out, numpy.ndarray):
-        numpy.add.at(out, key, values)
-    else:
-        import cupyx
-
-        cupyx.scatter_add(out, key, values)

@@ -84,9 +84,7 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: 
             UserWarning,
             stacklevel=2,
         )
-        out = backend.move(data._data, device)
-        dtype = dtype or data.dtype
-        return _finish(out.astype(backend.array_dtype(dtype), copy=False), requires_grad)
+        return _finish(backend.convert(data._data, device, dtype or data.dtype), requires_grad)
     if dtype is None:
         if backend.is_array(data) or (hasattr(data, "dtype") and hasattr(data, "shape")):
             dtype = dtypes.from_array_dtype(data.dtype)
@@ -207,7 +205,7 @@ def _random(size, dtype, device, requires_grad, draw) -> Tensor:
     if not dtype.is_floating_point:
         raise RuntimeError(f"random values from this distribution need a floating dtype, got {dtype}")
     data = draw(backend.generator(), _size(size)).astype(backend.array_dtype(dtype))
-    return _finish(backend.move(data, device), requires_grad)
+    return _finish(backend.place(data, device), requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -231,13 +229,13 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
     device = backend.as_device(device)
     dtype = dtype or dtypes.int64
     data = backend.generator().integers(low, high, _size((size,))).astype(backend.array_dtype(dtype))
-    return _finish(backend.move(data, device), requires_grad)
+    return _finish(backend.place(data, device), requires_grad)
 
 
 def randperm(n: int, *, dtype=None, device=None) -> Tensor:
     device = backend.as_device(device)
     data = backend.generator().permutation(n).astype(backend.array_dtype(dtype or dtypes.int64))
-    return Tensor._make(backend.move(data, device))
+    return Tensor._make(backend.place(data, device))
 
 
 def manual_seed(seed: int):

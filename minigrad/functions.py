@@ -178,7 +178,7 @@ stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis
 
 clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
               self=lambda grad: grad)
-to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.move(self, device).astype(backend.array_dtype(to_dtype), copy=False),
+to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.convert(self, device, to_dtype),
                 self=lambda grad, source: grad.to(source))
 fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, value),
              self=lambda grad: grad * 0)
@@ -256,7 +256,7 @@ def _log_softmax(xp, a, dim):
 
 def _view(xp, a, shape):
     out = a.reshape(shape)
-    if out.size and not xp.shares_memory(out, a):
+    if out.size and not backend.shares_memory(out, a):
         raise RuntimeError(
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
@@ -379,8 +379,9 @@ def _split(grad: Tensor, sizes, dim) -> list[Tensor]:
 
 def _mask_out(grad: Tensor, key) -> Tensor:
     xp = backend.xp(grad.device)
-    mask = xp.ones(grad.shape, dtype=bool)
-    mask[key] = False
+    with backend.on(grad.device):
+        mask = xp.ones(grad.shape, dtype=bool)
+        mask[key] = False
     return Tensor._make(mask)
 
 
@@ -450,6 +451,15 @@ def _as_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
     raise TypeError(
         f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
     )
+
+
+def _one_device(name: str, *tensors: Tensor):
+    """The device of ``tensors`` and the tensors on it, for code outside an ``Op``: a 0-d CPU
+    tensor follows a GPU one (as in PyTorch); any other mix raises PyTorch's error."""
+    device = backend.common_device([t._data for t in tensors], name)
+    if device.type != "cpu":
+        tensors = tuple(t if t.device == device else t.to(device) for t in tensors)
+    return device, tensors
 
 
 def broadcast_shapes(*shapes) -> tuple[int, ...]:
@@ -684,13 +694,15 @@ def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, 
     dim = _wrap_dim(dim, input.ndim)
     xp = backend.xp(input.device)
     data = input._data if input.ndim else input._data.reshape(1)
-    indices = getattr(xp, arg)(data, axis=dim if input.ndim else 0)
+    with backend.on(input.device):
+        indices = getattr(xp, arg)(data, axis=dim if input.ndim else 0)
     if not input.ndim:
         indices = indices.reshape(())
     values = dim_op(input if input.ndim else input.reshape(1), dim=dim if input.ndim else 0, keepdim=keepdim and bool(input.ndim), indices=indices)
     if not input.ndim:
         values = values.reshape(())
-    idx = Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices)
+    with backend.on(input.device):
+        idx = Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices)
     return result_type(values, idx)
 
 
@@ -706,13 +718,15 @@ def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa:
 
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
-        return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()))
+        with backend.on(input.device):
+            return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()))
     return max(input, dim, keepdim).indices
 
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
-        return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()))
+        with backend.on(input.device):
+            return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()))
     return min(input, dim, keepdim).indices
 
 
@@ -852,7 +866,7 @@ def _shape_args(shape) -> tuple:
 def reshape(input: Tensor, *shape) -> Tensor:
     """The same elements in a new shape (a view when possible, a copy otherwise)."""
     shape = _infer_shape(_shape_args(shape), input.numel())
-    if backend.xp(input.device).shares_memory(input._data.reshape(shape), input._data) or input.numel() == 0:
+    if input.numel() == 0 or backend.shares_memory(input._data.reshape(shape), input._data):
         return view_op(input, shape=shape)
     return unsafe_view_op(input, shape=shape)
 
@@ -1012,7 +1026,13 @@ def numel(input: Tensor) -> int:
 # ----------------------------------------------------------------------------------------------
 
 def _index_key(input: Tensor, key) -> tuple:
-    """Turn a Python index into a tuple of ints, slices, None, Ellipsis and arrays."""
+    """Turn a Python index into a tuple of ints, slices, None, Ellipsis and arrays (on the
+    input's device)."""
+    with backend.on(input.device):
+        return _index_key_here(input, key)
+
+
+def _index_key_here(input: Tensor, key) -> tuple:
     if not isinstance(key, tuple):
         key = (key,)
     xp = backend.xp(input.device)
@@ -1021,7 +1041,7 @@ def _index_key(input: Tensor, key) -> tuple:
         if isinstance(k, Tensor):
             if k.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            out.append(backend.move(k._data, input.device) if k.ndim or k.dtype is dtypes.bool else int(k.item()))
+            out.append(backend.place(k._data, input.device) if k.ndim or k.dtype is dtypes.bool else int(k.item()))
         elif isinstance(k, bool):
             out.append(xp.asarray(k))
         elif isinstance(k, int | slice) or k is None or k is Ellipsis:
@@ -1104,9 +1124,11 @@ def _compare(name: str, a, b) -> Tensor:
     device = a.device if isinstance(a, Tensor) else b.device
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
     broadcast_shapes(a.shape, b.shape)
+    device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)
     target = backend.array_dtype(dtype)
-    return Tensor._make(xp.asarray(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False))))
+    with backend.on(device):
+        return Tensor._make(xp.asarray(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False))))
 
 
 def eq(input, other) -> Tensor:
@@ -1142,7 +1164,8 @@ def logical_or(input, other) -> Tensor:
 
 
 def logical_not(input: Tensor) -> Tensor:
-    return Tensor._make(backend.xp(input.device).logical_not(input._data))
+    with backend.on(input.device):
+        return Tensor._make(backend.xp(input.device).logical_not(input._data))
 
 
 def _bitwise(name: str, a, b) -> Tensor:
@@ -1151,14 +1174,17 @@ def _bitwise(name: str, a, b) -> Tensor:
         raise TypeError(f"{name} is only supported for integer and bool tensors, got {dtype}")
     device = a.device if isinstance(a, Tensor) else b.device
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)
     target = backend.array_dtype(dtype)
-    return Tensor._make(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
+    with backend.on(device):
+        return Tensor._make(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-    xp = backend.xp(input.device)
-    return bool(xp.allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    device, (input, other) = _one_device("allclose", input, other)
+    with backend.on(device):
+        return bool(backend.xp(device).allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def equal(input: Tensor, other: Tensor) -> bool:
@@ -1166,8 +1192,9 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-    xp = backend.xp(input.device)
-    return Tensor._make(xp.isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    device, (input, other) = _one_device("isclose", input, other)
+    with backend.on(device):
+        return Tensor._make(backend.xp(device).isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def _elementwise_nograd(name: str):
@@ -1181,7 +1208,9 @@ def _elementwise_nograd(name: str):
 
 
 def xp_call(input: Tensor, name: str):
-    return backend.xp(input.device).asarray(getattr(backend.xp(input.device), name)(input._data))
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        return xp.asarray(getattr(xp, name)(input._data))
 
 
 floor = _elementwise_nograd("floor")

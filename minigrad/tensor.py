@@ -153,6 +153,15 @@ class Tensor:
     def is_cuda(self) -> bool:
         return self.device.type == "cuda"
 
+    @property
+    def is_cpu(self) -> bool:
+        return self.device.type == "cpu"
+
+    def get_device(self) -> builtins.int:
+        """The GPU index of a CUDA tensor, -1 for a CPU tensor (as PyTorch)."""
+        device = self.device
+        return -1 if device.type == "cpu" else device.index
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
@@ -499,7 +508,7 @@ class Tensor:
                 "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
                 "protocol at the moment. Use .detach().clone() first."
             )
-        t = type(self)._make(self._data.copy(), self.requires_grad)
+        t = type(self)._make(backend.copy(self._data), self.requires_grad)
         if isinstance(self, Tensor) and type(self) is not Tensor:
             t.__dict__.update({k: v for k, v in self.__dict__.items() if k not in t.__dict__})
         if self._grad is not None:
@@ -551,7 +560,7 @@ class Tensor:
 
     def _snapshot(self) -> Tensor:
         """A copy of the current values that stands where this tensor stands in the graph."""
-        t = Tensor._make(self._data.copy(), self.requires_grad, self.grad_fn, self._output_nr)
+        t = Tensor._make(backend.copy(self._data), self.requires_grad, self.grad_fn, self._output_nr)
         if self.requires_grad and self.grad_fn is None:
             t._accumulator = weakref.ref(self._grad_accumulator())
         return t
@@ -567,7 +576,7 @@ class Tensor:
                 f"the desired output type {_legacy_type_name(self).split('.')[-1].replace('Tensor', '')}"
             )
         try:
-            self._data[...] = result._data
+            backend.assign(self._data, result._data)
         except ValueError as exc:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a "
@@ -577,7 +586,7 @@ class Tensor:
 
     def _accumulate_(self, other: Tensor) -> None:
         """``self += other`` on the raw values, outside autograd (gradient accumulation)."""
-        self._data += other._data
+        backend.add_into(self._data, other._data)
         self._version_counter.value += 1
 
     # In-place operations: each bumps ``_version``.
@@ -645,7 +654,7 @@ class Tensor:
         return self._fill_from(values)
 
     def _fill_from(self, values) -> Tensor:
-        source = Tensor._make(backend.move(values.astype(self._data.dtype), self.device))
+        source = Tensor._make(backend.place(values.astype(self._data.dtype), self.device))
         return self._apply_inplace(lambda s: F.copy_op(s, source))
 
     def __setitem__(self, key, value) -> None:
@@ -756,10 +765,12 @@ class Tensor:
 
     # ------------------------------------------------------------------ methods that mirror functions
     def any(self, dim=None) -> Tensor:
-        return Tensor._make(backend.xp(self.device).asarray(self._data.any(axis=dim)))
+        with backend.on(self.device):
+            return Tensor._make(backend.xp(self.device).asarray(self._data.any(axis=dim)))
 
     def all(self, dim=None) -> Tensor:
-        return Tensor._make(backend.xp(self.device).asarray(self._data.all(axis=dim)))
+        with backend.on(self.device):
+            return Tensor._make(backend.xp(self.device).asarray(self._data.all(axis=dim)))
 
     def view(self, *shape):
         return F.view(self, *shape)
@@ -883,7 +894,7 @@ def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
         if type(value) is float:
             return Tensor._make(backend.xp(device).asarray(value, dtype=backend.array_dtype(dtype)))
         return Tensor._make(backend.xp(device).asarray(value).astype(backend.array_dtype(dtype), copy=False))
-    return Tensor._make(backend.asarray(value, dtype, device))
+    return Tensor._make(backend.scalar(value, dtype, device))
 
 
 def ones_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:

@@ -2,7 +2,8 @@
 
 A computation is written once as ``fn(lib, *inputs)`` where ``lib`` is either ``minigrad`` or
 ``torch``, so a single lambda drives both libraries. Inputs are NumPy arrays, turned into
-tensors of each library with identical values.
+tensors of each library with identical values, on a device: ``compare(..., device="cuda")``
+runs minigrad on the GPU and PyTorch on the GPU too when it has CUDA (else on the CPU).
 """
 
 from __future__ import annotations
@@ -56,21 +57,33 @@ def make_array(rng: np.random.Generator, shape, kind: str = "any", dtype: str = 
     return np.asarray(a, dtype=dtype)
 
 
+def torch_device(device: str) -> str:
+    """Where PyTorch runs the twin of a minigrad computation on ``device``: the same device,
+    except that a PyTorch without CUDA checks minigrad-on-GPU from the CPU."""
+    if device != "cpu" and torch is not None and torch.cuda.is_available():
+        return device
+    return "cpu"
+
+
 def to_numpy(t) -> np.ndarray:
-    """Values of a minigrad or torch tensor (or a Python number) as a NumPy array."""
+    """Values of a minigrad or torch tensor (or a Python number) as a NumPy array (from any device)."""
     if torch is not None and isinstance(t, torch.Tensor):
         if t._is_zerotensor():  # torch's symbolic zeros (e.g. the second derivative of abs)
             return np.zeros(tuple(t.shape), dtype=str(t.dtype).split(".")[-1])
-        return t.detach().numpy()
+        return t.detach().cpu().numpy()
     if isinstance(t, minigrad.Tensor):
-        return np.asarray(t.detach().numpy())
+        return np.asarray(t.detach().cpu().numpy())
     return np.asarray(t)
 
 
-def assert_close(m, t, what: str = "value", tol: tuple[float, float] | None = None) -> None:
-    """Same shape, dtype name and values (NaNs in the same places); ``tol`` is (rtol, atol)."""
+def assert_close(m, t, what: str = "value", tol: tuple[float, float] | None = None, device: str | None = None) -> None:
+    """Same shape, dtype name and values (NaNs in the same places); ``tol`` is (rtol, atol).
+
+    With ``device``, minigrad's tensor must also live there (``"cpu"`` or ``"cuda"``)."""
     assert isinstance(m, minigrad.Tensor), f"{what}: minigrad gave {type(m).__name__}"
     assert isinstance(t, torch.Tensor)
+    if device is not None:
+        assert m.device.type == device, f"{what}: on {m.device}, expected {device}"
     assert tuple(m.shape) == tuple(t.shape), f"{what}: shape {tuple(m.shape)} != torch {tuple(t.shape)}"
     assert str(m.dtype) == str(t.dtype), f"{what}: dtype {m.dtype} != torch {t.dtype}"
     a, b = to_numpy(m), to_numpy(t)
@@ -124,11 +137,14 @@ class Case:
         return [a.dtype.kind == "f" for a in arrays]
 
 
-def tensors(arrays, requires, lib):
-    """Leaf tensors of ``lib`` holding copies of ``arrays``."""
+def tensors(arrays, requires, lib, device: str | None = None):
+    """Leaf tensors of ``lib`` holding copies of ``arrays``, made on ``device`` (leaves there;
+    None: the library's default device)."""
+    if lib is not minigrad and device is not None:
+        device = torch_device(device)
     out = []
     for a, r in zip(arrays, requires):
-        t = lib.tensor(a.copy())
+        t = lib.tensor(a.copy(), device=device)
         if r:
             t.requires_grad_(True)
         out.append(t)
@@ -150,21 +166,27 @@ def _materialize(grads, like):
 
 
 def compare(
-    case: Case, dtype: str = "float64", second: bool | None = None, tol: tuple[float, float] | None = None
+    case: Case,
+    dtype: str = "float64",
+    second: bool | None = None,
+    tol: tuple[float, float] | None = None,
+    device: str = "cpu",
 ) -> None:
     """Forward values, dtype, shape, grad_fn name, first and (optionally) second derivatives.
 
     ``tol`` (rtol, atol) replaces the dtype's default tolerance (for long chains of operations).
+    Every input is made on ``device`` and every output and gradient must stay there.
     """
     arrays = case.arrays(dtype)
     requires = case.requires(arrays)
-    m_in = tensors(arrays, requires, minigrad)
-    t_in = tensors(arrays, requires, torch)
+    tdev = torch_device(device)
+    m_in = tensors(arrays, requires, minigrad, device)
+    t_in = tensors(arrays, requires, torch, device)
     m_out = _outputs(case.fn(minigrad, *m_in))
     t_out = _outputs(case.fn(torch, *t_in))
     assert len(m_out) == len(t_out)
     for k, (m, t) in enumerate(zip(m_out, t_out)):
-        assert_close(m, t, what=f"{case.id} output {k}", tol=tol)
+        assert_close(m, t, what=f"{case.id} output {k}", tol=tol, device=device)
         assert m.requires_grad == t.requires_grad, f"{case.id}: requires_grad differs"
         if case.name_ok:
             assert grad_fn_name(m) == grad_fn_name(t), f"{case.id}: {grad_fn_name(m)} != torch {grad_fn_name(t)}"
@@ -176,8 +198,8 @@ def compare(
     t_x = [x for x, r in zip(t_in, requires) if r]
     rng = rng_for(case.id + "/upstream")
     ups = [make_array(rng, t_out[i].shape, "any", str(t_out[i].dtype).split(".")[-1]) for i in diff_out]
-    m_g = [minigrad.tensor(u, requires_grad=True) for u in ups]
-    t_g = [torch.tensor(u, requires_grad=True) for u in ups]
+    m_g = [minigrad.tensor(u, requires_grad=True, device=device) for u in ups]
+    t_g = [torch.tensor(u, requires_grad=True, device=tdev) for u in ups]
     want_second = case.second if second is None else second
     m_grads = minigrad.autograd.grad(
         [m_out[i] for i in diff_out], m_x, m_g, create_graph=want_second, allow_unused=True
@@ -188,20 +210,28 @@ def compare(
             assert mg is None or not to_numpy(mg).any(), f"{case.id}: grad {k} should be None/zero"
             continue
         assert mg is not None, f"{case.id}: minigrad gave no gradient for input {k}"
-        assert_close(mg, tg, what=f"{case.id} grad {k}", tol=tol)
+        assert_close(mg, tg, what=f"{case.id} grad {k}", tol=tol, device=device)
     if not want_second:
         return
     # Second order: differentiate sum_k <grad_k, w_k> w.r.t. the inputs and the upstream grads.
     # A first derivative that carries no graph (a constant, like the zero gradient of pow(x, 0))
     # contributes nothing, so each library keeps only its own differentiable terms.
     ws = [make_array(rng, x.shape, "any", str(x.dtype).split(".")[-1]) for x in t_x]
-    m_terms = [(g * minigrad.tensor(w)).sum() for g, w in zip(m_grads, ws) if g is not None and g.requires_grad]
-    t_terms = [(g * torch.tensor(w)).sum() for g, w in zip(t_grads, ws) if g is not None and g.requires_grad]
+    m_terms = [
+        (g * minigrad.tensor(w, device=device)).sum() for g, w in zip(m_grads, ws) if g is not None and g.requires_grad
+    ]
+    t_terms = [
+        (g * torch.tensor(w, device=tdev)).sum() for g, w in zip(t_grads, ws) if g is not None and g.requires_grad
+    ]
     if not m_terms and not t_terms:
         return
     zeros = [np.zeros(tuple(x.shape)) for x in t_x + t_g]
     m_gg = minigrad.autograd.grad(sum(m_terms[1:], m_terms[0]), m_x + m_g, allow_unused=True) if m_terms else zeros
     t_gg = torch.autograd.grad(sum(t_terms[1:], t_terms[0]), t_x + t_g, allow_unused=True) if t_terms else zeros
+    for k, g in enumerate(m_gg):
+        assert not isinstance(g, minigrad.Tensor) or g.device.type == device, (
+            f"{case.id}: second derivative {k} on {g.device}"
+        )
     for k, (a, b) in enumerate(zip(_materialize(m_gg, t_x + t_g), _materialize(t_gg, t_x + t_g))):
         rtol, atol = tol or TOL[dtype]
         np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=f"{case.id} second derivative {k}")

@@ -1,4 +1,6 @@
-"""backward(), autograd.grad and higher-order derivatives, checked against real PyTorch."""
+"""backward(), autograd.grad and higher-order derivatives, checked against real PyTorch.
+
+Every test runs on each device (``on_device``: the factories create tensors there)."""
 
 import gc
 import warnings
@@ -10,6 +12,8 @@ import pytest
 import minigrad
 
 torch = pytest.importorskip("torch")
+
+pytestmark = pytest.mark.usefixtures("on_device")
 
 
 class Values:
@@ -30,7 +34,10 @@ class Values:
 def plain(value):
     """A library-independent view of a result (tensors become dtype, shape, values, flags)."""
     if isinstance(value, minigrad.Tensor | torch.Tensor):
-        return ("tensor", str(value.dtype), tuple(value.shape), Values(value.detach().numpy()), value.requires_grad)
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
+        values = Values(value.detach().cpu().numpy())
+        return ("tensor", str(value.dtype), tuple(value.shape), values, value.requires_grad)
     if isinstance(value, tuple | list):
         return type(value)(plain(v) for v in value)
     return value
@@ -402,7 +409,7 @@ def test_lecture_grad_of_two_inputs():
 
     result = same(run)
     assert result[0][3] == Values([2.0, 4.0, 8.0]) and result[1][3] == Values([0.1, 0.05])
-    assert repr(run(minigrad)) == "(tensor([2., 4., 8.]), tensor([0.1000, 0.0500]))"
+    assert repr(tuple(g.cpu() for g in run(minigrad))) == "(tensor([2., 4., 8.]), tensor([0.1000, 0.0500]))"
 
 
 def test_grad_sums_over_tuple_of_outputs():
@@ -508,7 +515,8 @@ def test_lecture_gradient_descent_with_grad_and_detach():
     assert plain_run[0][3] == Values(1 / 3)
     same(lambda lib: run(lib, True))
     a, b = run(minigrad, False)
-    assert f"{a!s} {b!s}" == "tensor(0.3333, requires_grad=True) tensor(-0.3333, requires_grad=True)"
+    suffix = "" if a.device.type == "cpu" else f", device='{a.device}'"
+    assert f"{a!s} {b!s}" == f"tensor(0.3333{suffix}, requires_grad=True) tensor(-0.3333{suffix}, requires_grad=True)"
 
 
 # --------------------------------------------------------------------------- higher order
@@ -526,7 +534,8 @@ def test_lecture_second_order_example():
     x = minigrad.tensor([2.0, 3.0]).requires_grad_()
     psi = x[0].log() + x[1].pow(2)
     (g,) = minigrad.autograd.grad(psi, x, create_graph=True)
-    assert repr(minigrad.autograd.grad(g.pow(2).sum(), x)) == "(tensor([-0.2500, 24.0000]),)"
+    (gg,) = minigrad.autograd.grad(g.pow(2).sum(), x)
+    assert repr((gg.cpu(),)) == "(tensor([-0.2500, 24.0000]),)"
 
 
 def test_third_derivative():

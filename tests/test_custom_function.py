@@ -9,10 +9,19 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 
 def plain(value):
     if isinstance(value, minigrad.Tensor | torch.Tensor):
-        return (str(value.dtype), np.round(value.detach().numpy().astype(np.float64), 4).tolist(), value.requires_grad)
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
+        return (
+            str(value.dtype),
+            np.round(value.detach().cpu().numpy().astype(np.float64), 4).tolist(),
+            value.requires_grad,
+        )
     if isinstance(value, tuple | list):
         return type(value)(plain(v) for v in value)
     return value
@@ -176,7 +185,9 @@ def test_apply_save_for_backward_and_saved_tensors(fns):
         x = lib.tensor([0.0, 1.0], requires_grad=True)
         y = fns[lib]["Exp"].apply(x)
         y.sum().backward()
-        return y, x.grad, type(y.grad_fn).__name__, y.grad_fn.name(), repr(y)
+        on = "" if y.device.type == "cpu" else f", device='{y.device}'"
+        assert on in repr(y)  # a GPU tensor says where it is, then the repr reads as on the CPU
+        return y, x.grad, type(y.grad_fn).__name__, y.grad_fn.name(), repr(y).replace(on, "")
 
     result = same(run)
     assert result[2] == result[3] == "ExpBackward"

@@ -7,11 +7,31 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there (in
+# PyTorch too when it has CUDA), so "the default device" is what both libraries must agree on.
+pytestmark = pytest.mark.usefixtures("on_device")
+
+
+def where(device) -> str:
+    """A device as the comparison sees it: "default" for the device the test runs on."""
+    lib = minigrad if isinstance(device, minigrad.device) else torch
+    return "default" if device.type == lib.get_default_device().type else repr(device)
+
 
 def plain(value):
     if isinstance(value, minigrad.Tensor | torch.Tensor):
-        return ("tensor", str(value.dtype), tuple(value.shape), value.tolist(), value.requires_grad, value.is_leaf)
-    if isinstance(value, minigrad.dtype | torch.dtype | minigrad.device | torch.device):
+        return (
+            "tensor",
+            str(value.dtype),
+            tuple(value.shape),
+            value.tolist(),
+            value.requires_grad,
+            value.is_leaf,
+            where(value.device),
+        )
+    if isinstance(value, minigrad.device | torch.device):
+        return where(value)
+    if isinstance(value, minigrad.dtype | torch.dtype):
         return repr(value)
     if isinstance(value, minigrad.Size | torch.Size):
         return ("Size", repr(value))
@@ -24,6 +44,12 @@ def same(fn):
     ours, theirs = plain(fn(minigrad)), plain(fn(torch))
     assert ours == theirs
     return ours
+
+
+def torch_on_our_device() -> None:
+    """Skip a comparison that names devices when PyTorch cannot run on the GPU minigrad uses."""
+    if minigrad.get_default_device().type != torch.get_default_device().type:
+        pytest.skip("PyTorch has no CUDA here: device names and identities cannot be compared")
 
 
 def same_error_type(fn, *words):
@@ -174,7 +200,7 @@ def test_dtypes_round_trip(name):
     def run(lib):
         dtype = getattr(lib, name)
         t = lib.tensor([1, 0, 2], dtype=dtype)
-        return t, str(dtype), dtype.is_floating_point, t.element_size(), t.numpy().dtype.name
+        return t, str(dtype), dtype.is_floating_point, t.element_size(), t.cpu().numpy().dtype.name
 
     same(run)
 
@@ -194,6 +220,7 @@ def test_dtype_aliases():
     assert same(run) == [True, True, True, True, True, 4, 2]
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # torch.FloatTensor and friends are CPU types
 def test_legacy_constructors():
     def run(lib):
         t2 = lib.DoubleTensor([1.0, 2.0])
@@ -231,9 +258,9 @@ def test_manual_seed_reproduces_values():
 
 def test_random_ranges_and_statistics():
     minigrad.manual_seed(0)
-    u = minigrad.rand(20000).numpy()
-    n = minigrad.randn(20000).numpy()
-    k = minigrad.randint(3, 7, (20000,)).numpy()
+    u = minigrad.rand(20000).cpu().numpy()
+    n = minigrad.randn(20000).cpu().numpy()
+    k = minigrad.randint(3, 7, (20000,)).cpu().numpy()
     assert u.min() >= 0.0 and u.max() < 1.0 and abs(u.mean() - 0.5) < 0.02
     assert abs(n.mean()) < 0.05 and abs(n.std() - 1.0) < 0.05
     assert set(np.unique(k).tolist()) == {3, 4, 5, 6}
@@ -265,6 +292,8 @@ def test_rand_with_integer_dtype_raises():
 
 
 def test_shape_properties():
+    torch_on_our_device()
+
     def run(lib):
         x = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
         return [
@@ -315,6 +344,7 @@ def test_item_of_many_elements_raises():
     same_error_type(lambda lib: lib.tensor([1.0, 2.0]).item(), "cannot be converted to Scalar")
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # numpy() is for CPU tensors (GPU: test_devices.py)
 def test_numpy_conversion():
     def run(lib):
         x = lib.tensor([[1.0, 2.0]])
@@ -344,6 +374,8 @@ def test_clone_of_grad_tensor_is_in_graph():
 
 
 def test_casts():
+    torch_on_our_device()
+
     def run(lib):
         x = lib.tensor([[1.7, -1.7, 0.0]])
         return [
@@ -400,6 +432,7 @@ def test_copy_constructing_from_a_tensor_warns():
             lib.tensor(lib.tensor([1.0]))
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # explicit "cpu" devices (the rest: test_devices.py)
 def test_device_objects():
     def run(lib):
         d = lib.device("cpu")

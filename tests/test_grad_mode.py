@@ -9,12 +9,17 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 LIBS = pytest.mark.parametrize("lib", [minigrad, torch], ids=["minigrad", "torch"])
 
 
 def plain(value):
     if isinstance(value, minigrad.Tensor | torch.Tensor):
-        return (str(value.dtype), value.detach().numpy().tolist(), value.requires_grad, value.is_leaf)
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
+        return (str(value.dtype), value.detach().cpu().numpy().tolist(), value.requires_grad, value.is_leaf)
     if isinstance(value, tuple | list):
         return type(value)(plain(v) for v in value)
     return value
@@ -280,6 +285,7 @@ def test_detach_stops_gradient():
     assert same(run)[1] == [1.0, 2.0]
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # numpy() shares CPU memory (GPU: see test_devices.py)
 def test_numpy_on_tensor_requiring_grad_raises_and_suggests_detach():
     for lib in (minigrad, torch):
         x = lib.tensor([1.0, 2.0], requires_grad=True)
@@ -292,6 +298,7 @@ def test_numpy_on_tensor_requiring_grad_raises_and_suggests_detach():
         assert x.tolist() == [7.0, 2.0]
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # from_numpy makes CPU tensors on every default device
 def test_numpy_and_from_numpy_share_memory():
     def run(lib):
         array = np.array([1.0, 2.0], dtype=np.float32)

@@ -13,6 +13,9 @@ from helpers_torch import CASES, tensors
 import minigrad
 from minigrad.autograd import GradcheckError, gradcheck, gradgradcheck
 
+# Every check runs on each device: on_device makes the factories create the inputs there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 
 def _is_differentiable(case) -> bool:
     arrays = case.arrays("float64")
@@ -28,7 +31,9 @@ _BY_ID = {c.id: c for c in _SMOOTH}
 
 def _inputs(case):
     arrays = case.arrays("float64")
-    return tensors(arrays, case.requires(arrays), minigrad)
+    inputs = tensors(arrays, case.requires(arrays), minigrad)
+    assert all(t.device == minigrad.get_default_device() for t in inputs)
+    return inputs
 
 
 def _function(case):
@@ -47,6 +52,7 @@ def test_gradgradcheck(case_id):
     assert gradgradcheck(_function(case), _inputs(case), eps=1e-6, atol=1e-5, rtol=1e-3)
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # about the table, not a device
 def test_table_is_mostly_checked():
     """Most differentiable cases are smooth; losing them would silently weaken this file."""
     assert len(_SMOOTH) > 250

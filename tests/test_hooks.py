@@ -7,11 +7,16 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 
 def plain(value):
     """Tensors become (dtype, values) so minigrad's and torch's results compare equal."""
     if isinstance(value, minigrad.Tensor | torch.Tensor):
-        return (str(value.dtype), np.round(value.detach().numpy().astype(np.float64), 5).tolist())
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
+        return (str(value.dtype), np.round(value.detach().cpu().numpy().astype(np.float64), 5).tolist())
     if isinstance(value, tuple | list):
         return type(value)(plain(v) for v in value)
     return value

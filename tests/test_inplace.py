@@ -7,15 +7,20 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 MODIFIED = "one of the variables needed for gradient computation has been modified by an inplace operation"
 LEAF = "leaf Variable that requires grad is being used in an in-place operation"
 
 
 def plain(value):
     if isinstance(value, minigrad.Tensor | torch.Tensor):
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
         return (
             str(value.dtype),
-            np.round(value.detach().numpy().astype(np.float64), 4).tolist(),
+            np.round(value.detach().cpu().numpy().astype(np.float64), 4).tolist(),
             value.requires_grad,
             value.is_leaf,
         )
@@ -156,9 +161,10 @@ def test_lecture_inplace_error_names_versions():
         loss = y.sum()
         loss.backward()
 
-    message = same_error(
-        run, MODIFIED, "[torch.FloatTensor [3]], which is output 0 of Mul,", "is at version 1; expected version 0"
-    )
+    message = same_error(run, MODIFIED, ", which is output 0 of Mul,", "is at version 1; expected version 0")
+    # PyTorch names a GPU tensor's type torch.cuda.FloatTensor
+    kind = "torch.FloatTensor" if minigrad.get_default_device().type == "cpu" else "torch.cuda.FloatTensor"
+    assert f"[{kind} [3]], which is output 0 of Mul," in message
     # minigrad also names the node that saved the tensor
     assert "MulBackward0" in message
 

@@ -9,6 +9,9 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories create tensors there.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 LIBS = pytest.mark.parametrize("lib", [minigrad, torch], ids=["minigrad", "torch"])
 
 
@@ -33,11 +36,13 @@ class Values:
 def plain(value):
     """A library-independent view of a result, so minigrad's and torch's can be compared."""
     if isinstance(value, minigrad.Tensor | torch.Tensor):
+        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
+            assert value.device == minigrad.get_default_device(), value.device
         return (
             "tensor",
             str(value.dtype),
             tuple(value.shape),
-            Values(value.detach().numpy()),
+            Values(value.detach().cpu().numpy()),
             value.requires_grad,
             value.is_leaf,
             None if value.grad_fn is None else type(value.grad_fn).__name__,
@@ -45,6 +50,15 @@ def plain(value):
     if isinstance(value, tuple | list):
         return type(value)(plain(v) for v in value)
     return value
+
+
+def cpu_repr(t, text: str | None = None) -> str:
+    """``repr(t)`` (or ``text``) as it reads on the CPU: a one-line GPU repr without its device, so
+    a GPU run can be compared with PyTorch's CPU output. The device must be shown, as PyTorch does."""
+    text = repr(t) if text is None else text
+    on = "" if t.device.type == "cpu" else f", device='{t.device}'"
+    assert on in text, text
+    return text.replace(on, "")
 
 
 def same(fn):
@@ -239,7 +253,7 @@ def test_lecture_next_functions_example():
         second = first[0][0].next_functions
         assert isinstance(first, tuple) and isinstance(first[0], tuple)
         assert second[0][0].variable is x
-        return s, graph_shape(s.grad_fn), repr(s)
+        return s, graph_shape(s.grad_fn), cpu_repr(s)
 
     shape = same(run)
     assert shape[1] == ("SumBackward0", ((("AbsBackward0", ((("AccumulateGrad", ()), 0),)), 0),))
@@ -531,19 +545,22 @@ def test_assigning_grad_checks_shape_and_can_clear():
         lambda lib: lib.ones(1100).reshape(2, 550) * 1,  # summarized with ...
     ],
 )
-def test_printing_matches_torch(make):
+def test_printing_matches_torch(make, device):
+    if device != "cpu" and not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA here, so it cannot print a GPU tensor to compare with")
     ours, theirs = repr(make(minigrad)), repr(make(torch))
     assert ours == theirs
     assert str(make(minigrad)) == theirs
 
 
-def test_printing_examples_from_the_brief():
-    assert repr(minigrad.tensor(5.0, requires_grad=True)) == "tensor(5., requires_grad=True)"
+def test_printing_examples_from_the_brief(device):
+    on = "" if device == "cpu" else f", device='{minigrad.get_default_device()}'"  # PyTorch: the device first
+    assert repr(minigrad.tensor(5.0, requires_grad=True)) == f"tensor(5.{on}, requires_grad=True)"
     half = minigrad.tensor(1.0, requires_grad=True) * 0.5
-    assert repr(half) == "tensor(0.5000, grad_fn=<MulBackward0>)"
+    assert repr(half) == f"tensor(0.5000{on}, grad_fn=<MulBackward0>)"
     x = minigrad.tensor(3.0, requires_grad=True)
     a = minigrad.tensor([4.0, 2.0], requires_grad=True)
-    assert repr(x + a) == "tensor([7., 5.], grad_fn=<AddBackward0>)"
+    assert repr(x + a) == f"tensor([7., 5.]{on}, grad_fn=<AddBackward0>)"
 
 
 def test_grad_fn_repr_looks_like_torch():
@@ -560,6 +577,10 @@ def test_format_of_zero_dim_tensor_is_its_number(spec):
     # f"{t}" shows a 0-d tensor as a Python number in PyTorch; larger tensors use their repr.
     def run(lib):
         scalar = lib.tensor(2.5, requires_grad=True)
-        return format(scalar, spec), format(scalar * 2, spec), f"{lib.tensor([1.0, 2.0])}"
+        return (
+            format(scalar, spec),
+            format(scalar * 2, spec),
+            cpu_repr(lib.tensor([1.0, 2.0]), f"{lib.tensor([1.0, 2.0])}"),
+        )
 
     same(run)

@@ -21,11 +21,23 @@ from minigrad.nn import functional as F
 torch = pytest.importorskip("torch")
 tnn, tfun = torch.nn, torch.nn.functional
 
+# Every test runs on each device: on_device makes the factories (and so nn's parameters) create
+# tensors there, in minigrad and in PyTorch when it has CUDA.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 TOL = {"float64": dict(rtol=1e-10, atol=1e-12), "float32": dict(rtol=2e-5, atol=2e-6)}
 
 
 def arr(t) -> np.ndarray:
-    return t.detach().numpy() if isinstance(t, torch.Tensor) else np.asarray(t.detach().numpy())
+    if isinstance(t, minigrad.Tensor):  # minigrad's results stay on the device the test runs on
+        assert t.device == minigrad.get_default_device(), t.device
+    return t.detach().cpu().numpy() if isinstance(t, torch.Tensor) else np.asarray(t.detach().cpu().numpy())
+
+
+def torch_prints_like_us(device: str) -> None:
+    """Skip a comparison of printed text on the GPU when PyTorch cannot make GPU tensors here."""
+    if device != "cpu" and not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA here, so it cannot print a GPU tensor to compare with")
 
 
 def close(m, t, dtype: str = "float64", what: str = "") -> None:
@@ -78,7 +90,8 @@ def test_parameter_is_a_leaf_that_requires_grad_and_shares_storage():
     assert type(out) is minigrad.Tensor and out.grad_fn.name() == "MulBackward0"
 
 
-def test_parameter_repr_matches_torch():
+def test_parameter_repr_matches_torch(device):
+    torch_prints_like_us(device)
     for values, requires_grad in [([1.0, 2.0], True), ([[0.5, -1.25], [3.0, 4.0]], True), (1.0, True), ([1, 2], False)]:
         ours = nn.Parameter(minigrad.tensor(values), requires_grad=requires_grad)
         theirs = tnn.Parameter(torch.tensor(values), requires_grad=requires_grad)
@@ -161,9 +174,11 @@ def test_assignment_errors_match_torch():
     ours, theirs = nn.Linear(2, 2), tnn.Linear(2, 2)
     for target in (ours, theirs):
         lib = minigrad if target is ours else torch
-        with pytest.raises(TypeError, match="cannot assign 'torch.FloatTensor' as parameter 'weight'"):
-            target.weight = lib.rand(2, 2)
-        with pytest.raises(TypeError, match="cannot assign 'torch.FloatTensor' object to parameter 'x'"):
+        value = lib.rand(2, 2)
+        kind = "torch.cuda.FloatTensor" if value.is_cuda else "torch.FloatTensor"  # PyTorch's names
+        with pytest.raises(TypeError, match=f"cannot assign '{kind}' as parameter 'weight'"):
+            target.weight = value
+        with pytest.raises(TypeError, match=f"cannot assign '{kind}' object to parameter 'x'"):
             target.register_parameter("x", lib.rand(2))
         with pytest.raises(KeyError):
             target.register_parameter("a.b", None)
@@ -214,7 +229,7 @@ def test_zero_grad_set_to_none_and_to_zeros():
     model.zero_grad(set_to_none=False)
     for p, g in zip(model.parameters(), grads):
         assert p.grad is g  # the same tensor, zeroed in place
-        assert not p.grad.numpy().any()
+        assert not arr(p.grad).any()
     model(x).sum().backward()
     model.zero_grad()
     assert all(p.grad is None for p in model.parameters())
@@ -252,7 +267,7 @@ def test_forward_hooks_see_and_replace_values():
     pre = layer.register_forward_pre_hook(lambda mod, args: (args[0] * 0,))
     post = layer.register_forward_hook(lambda mod, args, out: calls.append((mod, out.shape)))
     out = layer(minigrad.ones(3, 2))
-    np.testing.assert_allclose(out.detach().numpy(), np.broadcast_to(layer.bias.detach().numpy(), (3, 2)))
+    np.testing.assert_allclose(arr(out), np.broadcast_to(arr(layer.bias), (3, 2)))
     assert calls == [(layer, minigrad.Size([3, 2]))]
     pre.remove()
     post.remove()
@@ -271,7 +286,7 @@ def test_state_dict_round_trip_and_detached_values():
     result = target.load_state_dict(state)
     assert result.missing_keys == [] and result.unexpected_keys == []
     for (name, a), (_, b) in zip(source.state_dict().items(), target.state_dict().items()):
-        np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=name)
+        np.testing.assert_array_equal(arr(a), arr(b), err_msg=name)
     assert target.first.weight.is_leaf and target.first.weight.requires_grad
     kept = source.state_dict(keep_vars=True)
     assert kept["first.weight"] is source.first.weight
@@ -333,17 +348,18 @@ def test_optimizer_keeps_working_after_a_cast():
     before = layer.weight.detach().clone()
     layer(minigrad.ones(1, 2, dtype=minigrad.float64)).sum().backward()
     opt.step()
-    np.testing.assert_allclose(layer.weight.detach().numpy(), before.numpy() - 0.5)
+    np.testing.assert_allclose(arr(layer.weight), arr(before) - 0.5)
 
 
 @pytest.mark.skipif(minigrad.cuda.is_available(), reason="checks the error raised without a GPU")
+@pytest.mark.parametrize("device", ["cpu"])
 def test_cuda_without_a_gpu_explains_itself():
     with pytest.raises(RuntimeError, match="CUDA"):
         nn.Linear(3, 3).cuda()
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not minigrad.cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")
+@pytest.mark.parametrize("device", ["cpu"])  # made on the CPU, then moved
 def test_cuda_keeps_leaf_weights_and_trains_on_the_gpu():
     layer = nn.Linear(3, 3).cuda()
     assert layer.weight.is_leaf and layer.weight.device.type == "cuda"
@@ -363,7 +379,7 @@ def test_deepcopy_of_a_module_is_independent():
     clone = copy.deepcopy(model)
     with minigrad.no_grad():
         clone[0].weight.fill_(0.0)
-    assert model[0].weight.detach().numpy().any()
+    assert arr(model[0].weight).any()
     assert isinstance(clone[0].weight, nn.Parameter)
 
 
@@ -435,7 +451,7 @@ def test_sequential_with_ordered_dict_names_parameters_by_key():
     assert model.hidden is model[0]
     x = minigrad.randn(4, 2)
     manual = model.out(model.act(model.hidden(x)))
-    np.testing.assert_array_equal(model(x).detach().numpy(), manual.detach().numpy())
+    np.testing.assert_array_equal(arr(model(x)), arr(manual))
 
 
 def test_module_list_registers_its_modules():
@@ -451,14 +467,14 @@ def test_linear_init_is_uniform_within_one_over_sqrt_fan_in_and_seeded():
     minigrad.manual_seed(3)
     layer = nn.Linear(400, 300)
     bound = 1 / math.sqrt(400)
-    w = layer.weight.detach().numpy()
-    b = layer.bias.detach().numpy()
+    w = arr(layer.weight)
+    b = arr(layer.bias)
     assert np.abs(w).max() <= bound and np.abs(b).max() <= bound
     assert abs(w.mean()) < 0.01 * bound and abs(w.std() - bound / math.sqrt(3)) < 0.01 * bound
     assert np.abs(w).max() > 0.99 * bound  # the whole interval is used
     minigrad.manual_seed(3)
     again = nn.Linear(400, 300)
-    np.testing.assert_array_equal(again.weight.detach().numpy(), w)
+    np.testing.assert_array_equal(arr(again.weight), w)
     assert layer.weight.dtype is minigrad.float32
     assert nn.Linear(2, 2, dtype=minigrad.float64).weight.dtype is minigrad.float64
 
@@ -541,15 +557,15 @@ def test_dropout_scales_kept_values_and_is_identity_in_eval():
     drop = nn.Dropout(p=0.25)
     x = minigrad.ones(200, 100, requires_grad=True)
     y = drop(x)
-    values = y.detach().numpy()
+    values = arr(y)
     kept = values != 0
     assert abs(kept.mean() - 0.75) < 0.02
     np.testing.assert_allclose(values[kept], 1 / 0.75, rtol=1e-6)
     y.sum().backward()
-    np.testing.assert_allclose(x.grad.numpy(), values)  # the gradient goes through the same mask
+    np.testing.assert_allclose(arr(x.grad), values)  # the gradient goes through the same mask
     drop.eval()
     assert drop(x) is x
-    assert not F.dropout(x, p=1.0).detach().numpy().any()
+    assert not arr(F.dropout(x, p=1.0)).any()
     with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1"):
         nn.Dropout(1.5)
 
@@ -794,7 +810,7 @@ def test_conv2d_module_matches_torch_and_has_torch_init_bounds(rng):
     ours = nn.Conv2d(2, 3, 3, stride=2, padding=1)
     theirs = tnn.Conv2d(2, 3, 3, stride=2, padding=1)
     bound = 1 / math.sqrt(2 * 3 * 3)
-    assert np.abs(ours.weight.detach().numpy()).max() <= bound and np.abs(ours.bias.detach().numpy()).max() <= bound
+    assert np.abs(arr(ours.weight)).max() <= bound and np.abs(arr(ours.bias)).max() <= bound
     assert [(n, tuple(p.shape)) for n, p in ours.named_parameters()] == [
         (n, tuple(p.shape)) for n, p in theirs.named_parameters()
     ]
@@ -822,7 +838,7 @@ def test_course_conv_example_runs_unchanged(capsys):
     assert lines[:4] == ["True", "True", "False", "None"]
     assert lines[4].startswith("<SumBackward0 object at 0x")
     assert conv.weight.grad.shape == (3, 1, 2, 2) and conv.bias.grad.shape == (3,)
-    np.testing.assert_allclose(conv.bias.grad.numpy(), 81.0)  # 9 x 9 output positions each
+    np.testing.assert_allclose(arr(conv.bias.grad), 81.0)  # 9 x 9 output positions each
 
 
 def test_gradcheck_and_gradgradcheck_conv2d_in_float64(rng):
@@ -894,14 +910,14 @@ def test_init_gains_and_bounds_match_torch():
         (lambda t: nn.init.uniform_(t, -0.5, 0.5), 0.5),
     ]:
         assert fill(w) is w
-        values = np.abs(w.numpy())
+        values = np.abs(arr(w))
         assert values.max() <= bound and values.max() > 0.95 * bound
     p = nn.Parameter(minigrad.empty(3, 4))
     nn.init.normal_(p, 1.0, 0.01)
-    assert p.is_leaf and p.grad_fn is None and abs(p.detach().numpy().mean() - 1.0) < 0.02
+    assert p.is_leaf and p.grad_fn is None and abs(arr(p).mean() - 1.0) < 0.02
     nn.init.zeros_(p)
-    assert not p.detach().numpy().any()
+    assert not arr(p).any()
     nn.init.constant_(p, 0.5)
-    assert (p.detach().numpy() == 0.5).all()
+    assert (arr(p) == 0.5).all()
     with pytest.raises(ValueError, match="fewer than 2 dimensions"):
         nn.init.xavier_uniform_(minigrad.empty(3))

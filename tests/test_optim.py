@@ -14,12 +14,18 @@ from minigrad.nn import functional as F
 
 torch = pytest.importorskip("torch")
 
+# Every test runs on each device: on_device makes the factories (and so the models and the
+# optimizer state) create tensors there, in minigrad and in PyTorch when it has CUDA.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 # float32: a few roundings apart per step (NumPy and PyTorch order some operations differently).
 TOL = {"float64": dict(rtol=1e-10, atol=1e-12), "float32": dict(rtol=2e-5, atol=2e-6)}
 
 
 def arr(t) -> np.ndarray:
-    return t.detach().numpy()
+    if isinstance(t, minigrad.Tensor):  # parameters, grads and state stay on the device
+        assert t.device == minigrad.get_default_device(), t.device
+    return t.detach().cpu().numpy()
 
 
 def build_pair(dtype: str):
@@ -108,7 +114,7 @@ def test_momentum_buffer_starts_as_the_first_gradient():
     (w * w).sum().backward()  # grad = 2w = [2, 4]
     opt.step()
     assert opt.state[w]["momentum_buffer"].tolist() == [2.0, 4.0]  # no dampening on the first step
-    np.testing.assert_allclose(w.detach().numpy(), [0.8, 1.6])
+    np.testing.assert_allclose(arr(w), [0.8, 1.6])
 
 
 def test_state_dict_round_trip_continues_identically():
@@ -253,7 +259,8 @@ def test_bad_parameter_lists_raise_torch_errors(make):
         torch.optim.SGD(make(torch, torch.nn.Parameter(torch.rand(2))), lr=0.1)
     with pytest.raises(type(theirs.value)) as ours:
         minigrad.optim.SGD(make(minigrad, nn.Parameter(minigrad.rand(2))), lr=0.1)
-    assert str(ours.value) == str(theirs.value)
+    # a GPU tensor is a torch.cuda.FloatTensor; PyTorch may be on the CPU while minigrad is not
+    assert str(ours.value).replace("torch.cuda.", "torch.") == str(theirs.value).replace("torch.cuda.", "torch.")
 
 
 def test_duplicate_parameters_warn_like_torch():

@@ -18,6 +18,15 @@ import minigrad  # noqa: E402
 
 _rng = np.random.default_rng(1234)
 
+
+@pytest.fixture(autouse=True)
+def _on_each_device(on_device):
+    """Every test prints on each device (the factories create tensors there, in both libraries);
+    a GPU tensor can only be compared with PyTorch's when PyTorch has CUDA."""
+    if on_device != "cpu" and not torch.cuda.is_available():
+        pytest.skip("PyTorch has no CUDA here, so it cannot print a GPU tensor to compare with")
+
+
 # (id, data, dtype name or None); data is a Python object or a NumPy array, given to both libraries.
 VALUES = [
     ("scalar_half", 0.5, None),

@@ -21,6 +21,10 @@ import minigrad  # noqa: E402
 
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
 
+# Every test runs on each device (on_device: the factories create tensors there): CuPy computes
+# with its own type rules, so the GPU results are checked against PyTorch's too.
+pytestmark = pytest.mark.usefixtures("on_device")
+
 
 def _values(name: str, zero_dim: bool) -> np.ndarray:
     if name == "bool":
@@ -38,6 +42,7 @@ def _pair(name: str, zero_dim: bool = False):
     )
 
 
+@pytest.mark.parametrize("device", ["cpu"])  # dtypes only, no tensors
 @pytest.mark.parametrize(("a", "b"), list(itertools.product(DTYPES, DTYPES)))
 def test_promote_types_matches_torch(a, b):
     result = minigrad.promote_types(getattr(minigrad, a), getattr(minigrad, b))

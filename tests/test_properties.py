@@ -127,18 +127,20 @@ def _case(expr, shapes, seed: int) -> Case:
     )
 
 
-@settings(
-    max_examples=250, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow]
-)
-@given(expr=PROGRAMS, shapes=leaf_shapes(), seed=st.integers(0, 2**16))
-def test_random_expression_float64(expr, shapes, seed):
-    compare(_case(expr, shapes, seed), "float64", tol=(1e-8, 1e-10))
+# ``device`` is a plain string fixture (the same for every example), so sharing it is safe.
+_HEALTH = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 
 
-@settings(max_examples=80, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, derandomize=True, database=None, suppress_health_check=_HEALTH)
 @given(expr=PROGRAMS, shapes=leaf_shapes(), seed=st.integers(0, 2**16))
-def test_random_expression_float32(expr, shapes, seed):
-    compare(_case(expr, shapes, seed), "float32", second=False, tol=(1e-4, 1e-5))
+def test_random_expression_float64(expr, shapes, seed, device):
+    compare(_case(expr, shapes, seed), "float64", tol=(1e-8, 1e-10), device=device)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None, suppress_health_check=_HEALTH)
+@given(expr=PROGRAMS, shapes=leaf_shapes(), seed=st.integers(0, 2**16))
+def test_random_expression_float32(expr, shapes, seed, device):
+    compare(_case(expr, shapes, seed), "float32", second=False, tol=(1e-4, 1e-5), device=device)
 
 
 def test_evaluator_builds_what_it_says():

@@ -428,8 +428,7 @@ def test_forum_cuda_examples_fail_clearly_without_gpu(statement):
     assert "CuPy" in str(error) and "cuda" in str(error).lower()
 
 
-@pytest.mark.gpu
-@pytest.mark.skipif(not minigrad.cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")
+@pytest.mark.gpu  # skipped, with the reason, without a GPU (tests/conftest.py)
 def test_forum_cuda_examples_on_gpu():
     repl = (
         "b = torch.rand(10, requires_grad=True).cuda()",

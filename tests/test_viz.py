@@ -23,6 +23,11 @@ from minigrad import viz
 
 torch = pytest.importorskip("torch")
 
+# The graph tests run on each device (on_device: the factories create tensors there, in
+# PyTorch too when it has CUDA); rendering, the CLI and the notebook are about files: CPU only.
+pytestmark = pytest.mark.usefixtures("on_device")
+CPU_ONLY = pytest.mark.parametrize("device", ["cpu"])
+
 
 # --------------------------------------------------------------------------- reading DOT
 def _split_attrs(text: str) -> dict[str, str]:
@@ -512,6 +517,7 @@ def test_max_depth_and_max_nodes_cut_with_a_more_node():
         viz.draw(y, max_nodes=-1)
 
 
+@CPU_ONLY
 def test_a_2000_node_graph_renders():
     x, y = chain(700)  # 700 operations, 701 tensors, 700 constants
     drawing = viz.draw(y, names={"x": x, "y": y})
@@ -522,6 +528,7 @@ def test_a_2000_node_graph_renders():
 
 
 @pytest.mark.slow
+@CPU_ONLY
 def test_deep_graphs_need_no_recursion():
     depth = 5 * sys.getrecursionlimit()
     x, y = chain(depth)
@@ -538,6 +545,7 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@CPU_ONLY
 def test_render_svg_png_pdf_with_the_real_dot(tmp_path):
     mg = affine(minigrad)
     y = mg["y"]
@@ -560,6 +568,7 @@ def test_render_svg_png_pdf_with_the_real_dot(tmp_path):
     assert width > 200 and height > 200
 
 
+@CPU_ONLY
 def test_missing_graphviz_binaries_give_install_help(tmp_path, monkeypatch):
     mg = affine(minigrad)
     drawing = viz.draw(mg["z"], names=mg)
@@ -745,6 +754,7 @@ def test_trace_pictures_highlight_each_step():
         trace.draw(trace.steps)
 
 
+@CPU_ONLY
 def test_trace_save_writes_svgs_and_a_page(tmp_path):
     mg = everything(minigrad)
     trace = viz.trace_backward(mg["loss"], names=mg)
@@ -793,6 +803,7 @@ els.first.onclick(); els.prev.onclick(); console.log(shown());
 """
 
 
+@CPU_ONLY
 def test_backward_player_steps_through_the_trace():
     mg = affine(minigrad)
     trace = viz.trace_backward(mg["z"], names=mg)
@@ -827,6 +838,7 @@ def run_cli(tmp_path, *args, env=None):
     )
 
 
+@CPU_ONLY
 def test_command_line_draws_a_scripts_tensor(tmp_path):
     (tmp_path / "train.py").write_text(SCRIPT)
     done = run_cli(tmp_path, "train.py", "--tensor", "loss", "--out", "graph.svg", "--steps", "steps.html", "--", "4")
@@ -843,6 +855,7 @@ def test_command_line_draws_a_scripts_tensor(tmp_path):
     assert done.returncode == 2 and "no tensor named 'nothing'" in done.stderr and "pred" in done.stderr
 
 
+@CPU_ONLY
 def test_command_line_without_graphviz(tmp_path):
     (tmp_path / "train.py").write_text(SCRIPT)
     env = {"PATH": str(tmp_path), "PYTHONPATH": ":".join(sys.path)}
@@ -854,6 +867,7 @@ def test_command_line_without_graphviz(tmp_path):
 
 # --------------------------------------------------------------------------- in a real notebook kernel
 @pytest.mark.slow
+@CPU_ONLY
 def test_in_a_notebook_names_come_from_the_cells():
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -875,12 +889,12 @@ def test_in_a_notebook_names_come_from_the_cells():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not minigrad.cuda.is_available(), reason="needs an NVIDIA GPU with CuPy")
+@CPU_ONLY  # the default device; the tensors are made on the GPU explicitly
 def test_cuda_tensors_draw_and_trace():
     x = minigrad.tensor([1.0, 2.0], device="cuda", requires_grad=True)
     y = (x * x).sum()
     dot = Dot(viz.draw(y, names={"x": x, "y": y}))
-    assert "[1., 2.]" in dot.text(dot.by_title("x"))
+    assert "[1., 2.] cuda:0" in dot.text(dot.by_title("x"))  # the drawing says where a tensor lives
     trace = viz.trace_backward(y, names={"x": x, "y": y})
     assert x.grad.device.type == "cuda" and x.grad.tolist() == [2.0, 4.0]
     assert "<svg" in trace.draw(1).pipe(format="svg", encoding="utf-8")

@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from .. import backend
 from .grad_mode import set_grad_enabled
 from .graph import AccumulateGrad, Node, gradient_edge
 
@@ -235,7 +236,14 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
 
 
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
-    grad_inputs = node.apply(grads, create_graph)
+    first = grads[0]
+    if first is None:  # a node with several outputs, the first of which got no gradient
+        first = next((g for g in grads if g is not None), None)
+    if first is None or backend.on_cpu(first._data):
+        grad_inputs = node.apply(grads, create_graph)
+    else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
+        with backend.on(backend.device_of(first._data)):
+            grad_inputs = node.apply(grads, create_graph)
     for hook in tuple(node._post_hooks.values()):
         new = hook(grad_inputs, tuple(grads))
         if new is not None:

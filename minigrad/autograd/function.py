@@ -95,6 +95,11 @@ class BackwardCFunction(Node, FunctionCtx):
                     f"Function {self._name} returned an invalid gradient at index {i} - got "
                     f"{list(g.shape)} but expected shape compatible with {list(shape)}"
                 )
+            if g.device != self._input_devices[i]:
+                raise RuntimeError(
+                    f"Function {self._name} returned an invalid gradient at index {i} - expected device "
+                    f"{self._input_devices[i]} but got {g.device}"
+                )
             fitted.append(g)
         return tuple(fitted)
 
@@ -172,6 +177,7 @@ class Function(metaclass=_FunctionMeta):
                 gradient_edge(a) if isinstance(a, Tensor) and a.requires_grad else (None, 0) for a in args
             )
             node._input_shapes = tuple(a.shape if isinstance(a, Tensor) else None for a in args)
+            node._input_devices = tuple(a.device if isinstance(a, Tensor) else None for a in args)
             node._saved = tuple(
                 SavedTensor(t, is_output=t.grad_fn is node, grad_fn=node) if isinstance(t, Tensor) else t
                 for t in node.to_save

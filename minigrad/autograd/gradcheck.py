@@ -27,21 +27,34 @@ def _outputs(func, inputs):
     return _as_tuple(func(*inputs))
 
 
+# Jacobians are built on the host (NumPy), whatever the devices of the inputs and outputs.
+_host = backend.xp(backend.CPU)
+
+
+def _values(t):
+    """The values of a tensor as a flat float64 NumPy array (copied from a GPU)."""
+    return backend.to_numpy(t._data).astype("float64").reshape(-1)
+
+
 def _numerical_jacobian(func, inputs, target, output_index, eps):
     """d output / d target by central differences, one column per element of ``target``."""
-    xp = backend.xp(target.device)
     flat = target._data.reshape(-1)  # a view: writing it perturbs the input in place
     out0 = _outputs(func, inputs)[output_index]
-    jac = xp.zeros((target.numel(), out0.numel()), dtype="float64")
+    jac = _host.zeros((target.numel(), out0.numel()), dtype="float64")
+
+    def put(i, value):
+        with backend.on(target.device):  # a write is a kernel on the input's GPU
+            flat[i] = value
+
     for i in range(flat.size):
         orig = flat[i].item()
         # Evaluated in the caller's grad mode, as PyTorch does: a func that differentiates inside
         # (a gradient penalty, a Hessian) needs its graph even here.
-        flat[i] = orig + eps
-        plus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
-        flat[i] = orig - eps
-        minus = _outputs(func, inputs)[output_index]._data.astype("float64").reshape(-1)
-        flat[i] = orig
+        put(i, orig + eps)
+        plus = _values(_outputs(func, inputs)[output_index])
+        put(i, orig - eps)
+        minus = _values(_outputs(func, inputs)[output_index])
+        put(i, orig)
         jac[i] = (plus - minus) / (2 * eps)
     return jac
 
@@ -51,15 +64,15 @@ def _analytical_jacobian(func, inputs, targets, output_index):
     from ..tensor import Tensor
 
     out = _outputs(func, inputs)[output_index]
-    xp = backend.xp(out.device)
-    jacs = [xp.zeros((t.numel(), out.numel()), dtype="float64") for t in targets]
+    jacs = [_host.zeros((t.numel(), out.numel()), dtype="float64") for t in targets]
     for j in range(out.numel()):
-        unit = xp.zeros(out.numel(), dtype=out._data.dtype)
+        unit = _host.zeros(out.numel(), dtype=out._data.dtype)
         unit[j] = 1
-        grads = _grad(out, targets, Tensor._make(unit.reshape(out.shape)), retain_graph=True, allow_unused=True)
+        grad_output = Tensor._make(backend.place(unit.reshape(out.shape), out.device))
+        grads = _grad(out, targets, grad_output, retain_graph=True, allow_unused=True)
         for jac, g in zip(jacs, grads):
             if g is not None:
-                jac[:, j] = g._data.astype("float64").reshape(-1)
+                jac[:, j] = _values(g)
     return jacs
 
 
@@ -100,14 +113,13 @@ def gradcheck(
                 stacklevel=2,
             )
     outputs = _outputs(func, inputs)
-    xp = backend.xp(targets[0].device)
     for oi, out in enumerate(outputs):
         if not out.requires_grad:
             continue
         analytical = _analytical_jacobian(func, inputs, targets, oi)
         for ti, t in enumerate(targets):
             numerical = _numerical_jacobian(func, inputs, t, oi, eps)
-            if not xp.allclose(analytical[ti], numerical, rtol=rtol, atol=atol):
+            if not _host.allclose(analytical[ti], numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
                 raise GradcheckError(

@@ -257,7 +257,7 @@ class BackwardGraph:
 
 
 def _grad_text(grad, show_values: bool) -> str:
-    return style.summary(grad, show_values).replace("\n", " ") if grad is not None else "None"
+    return style.summary(grad, show_values, show_device=False).replace("\n", " ") if grad is not None else "None"
 
 
 def _gradient_edge(grad, show_values: bool, current: bool, label: str | None = None) -> dict:

@@ -76,13 +76,17 @@ def values_text(tensor, limit: int = VALUE_LIMIT) -> str | None:
     return tensor_str(tensor, 0)
 
 
-def summary(tensor, show_values: bool = True) -> str:
-    """Values when small (and wanted), else the shape; the dtype when it is not float32."""
+def summary(tensor, show_values: bool = True, show_device: bool = True) -> str:
+    """Values when small (and wanted), else the shape; the dtype when it is not float32; the
+    device when it is not the CPU (``cuda:0``) and ``show_device`` (tensors show it; gradients,
+    always on their tensor's device, leave it out)."""
     text = values_text(tensor) if show_values else None
     if text is None:
         text = "shape " + shape_text(tensor.shape)
     if tensor.dtype.name != "float32":
         text += f"  {tensor.dtype.name}"
+    if show_device and tensor.device.type != "cpu":
+        text += f"  {tensor.device}"
     return text
 
 

@@ -176,7 +176,7 @@ class _TensorView:
             flags = "requires_grad=False, is_leaf=True" if no_grad else "requires_grad=True, is_leaf=False"
         rows.append(style.small(flags))
         if self.show_grads and tensor is not None and tensor._grad is not None:
-            grad = style.summary(tensor._grad, self.show_values)
+            grad = style.summary(tensor._grad, self.show_values, show_device=False)
             rows.append(style.multiline("grad: " + grad) if "\n" in grad else style.esc("grad: " + grad))
         if tensor is not None:
             found = marks.tensor_marks(tensor)

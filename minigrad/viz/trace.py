@@ -276,4 +276,4 @@ def _copy(t):
 
 
 def _text(t) -> str:
-    return style.summary(t).replace("\n", " ") if isinstance(t, Tensor) else "None"
+    return style.summary(t, show_device=False).replace("\n", " ") if isinstance(t, Tensor) else "None"
