@@ -5,12 +5,13 @@ kernel dies (``os._exit``) or cannot be interrupted (a loop that swallows
 ``KeyboardInterrupt``): the student's autograded notebook is deleted and no test is scored.
 :class:`Execute` instead stops that notebook at the cell that broke the kernel, marks every
 later code cell as not run (so their tests score 0) and keeps the scores of the tests that ran
-before. :class:`OverwriteCells` puts a deleted test or written-answer cell back where it
-belongs (nbgrader's own version fails with ``KeyError`` when the cell above it is a read-only
-cell without points, such as a question). :class:`LimitOutput` also caps the size of outputs, not only their number of lines, so
-one ``print`` of 50 MB cannot bloat the autograded notebook or the feedback.
+before; it also retries a kernel that dies while starting. :class:`OverwriteCells` puts a
+deleted test or written-answer cell back where it belongs (nbgrader's own version fails with
+``KeyError`` when the cell above it is a read-only cell without points, such as a question).
+:class:`LimitOutput` also caps the size of outputs, not only their number of lines, so one
+``print`` of 50 MB cannot bloat the autograded notebook or the feedback.
 
-Both are configured in the repository's ``nbgrader_config.py``.
+All three are configured in the repository's ``nbgrader_config.py``.
 """
 
 from __future__ import annotations
@@ -57,18 +58,27 @@ class Execute(NbgraderExecute):
     max_output_chars = Integer(
         1_000_000, help="characters of printed text kept per cell while it runs (-1: no limit)"
     ).tag(config=True)
+    start_attempts = Integer(3, help="how many times to try starting a kernel that dies at once").tag(config=True)
     probe_seconds = Integer(
         5, help="after an output timeout, how long the kernel has to answer before it counts as unresponsive"
     ).tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
-        self._stopped: str | None = None
-        self._seeded = False
-        self._printed: dict[int, int] = {}
-        try:
-            return super().preprocess(nb, resources, km)
-        finally:
-            self.shutdown_kernel = "graceful"
+        for attempt in range(1, self.start_attempts + 1):
+            self._stopped: str | None = None
+            self._seeded = False
+            self._started = False  # whether a cell was sent to the kernel
+            self._printed: dict[int, int] = {}
+            try:
+                return super().preprocess(nb, resources, km)
+            except Exception as error:
+                # A kernel can die while starting, e.g. when another process took one of the
+                # ports it was given (kernels started side by side); nothing ran yet, so retry.
+                if self._started or attempt == self.start_attempts:
+                    raise
+                self.log.warning("The kernel did not start (%s); trying again", error)
+            finally:
+                self.shutdown_kernel = "graceful"
 
     def preprocess_cell(self, cell, resources, index):
         if self._stopped is not None:
@@ -78,6 +88,7 @@ class Execute(NbgraderExecute):
         if not self._seeded and cell.cell_type == "code":
             self._seeded = True
             self._seed_guard()
+        self._started = True
         try:
             return super().preprocess_cell(cell, resources, index)
         except CellTimeoutError:
