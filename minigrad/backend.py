@@ -14,6 +14,7 @@ is missing (or sees no GPU) the error says which, and how to install it.
 from __future__ import annotations
 
 import re
+import sys
 
 import numpy
 
@@ -253,7 +254,7 @@ def device_name(index: int = 0) -> str:
 
 def device_of(array) -> device:
     """The device an array lives on."""
-    if isinstance(array, numpy.ndarray | numpy.generic):
+    if type(array) is numpy.ndarray or isinstance(array, numpy.generic):
         return CPU
     return _cuda(array.device.id)
 
@@ -484,6 +485,20 @@ def assign(dst, src) -> None:
         raise ValueError("the destination has elements that share one memory location")
     with on(device_of(dst)):
         dst[...] = src
+
+
+def unshared(array, holders: int = 1) -> bool:
+    """True when ``array`` is a writable, row-major block that nothing else sees: it is referenced
+    once (by its tensor) and its memory, if it is a view, by ``holders`` objects at most (the
+    view and the tensor it was made from). It can then be handed on without a copy."""
+    if sys.getrefcount(array) > 3 or not array.flags.c_contiguous:  # + `array` and the argument
+        return False
+    if isinstance(array, numpy.ndarray) and not array.flags.writeable:  # e.g. an expand()ed view
+        return False
+    owner = array.base
+    return owner is None or (
+        type(owner) is type(array) and owner.nbytes == array.nbytes and sys.getrefcount(owner) <= holders + 2
+    )
 
 
 def add_into(dst, src) -> None:

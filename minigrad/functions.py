@@ -117,7 +117,7 @@ log_softmax_op = Op("LogSoftmaxBackward0", lambda xp, self, *, dim: _log_softmax
 
 mm_op = Op("MmBackward0", lambda xp, self, mat2: self @ mat2,
            self=lambda grad, mat2: grad.mm(mat2.t()),
-           mat2=lambda grad, self: self.t().mm(grad))
+           mat2=lambda grad, self, mat2_strides: _mm_mat2_grad(grad, self, mat2_strides))
 mv_op = Op("MvBackward0", lambda xp, self, vec: self @ vec,
            self=lambda grad, vec: grad.unsqueeze(1) * vec,
            vec=lambda grad, self: self.t().mv(grad))
@@ -130,7 +130,7 @@ bmm_op = Op("UnsafeViewBackward0", lambda xp, self, other: xp.matmul(self, other
 addmm_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2: self + mat1 @ mat2,
               self=lambda grad: grad,
               mat1=lambda grad, mat2: grad.mm(mat2.t()),
-              mat2=lambda grad, mat1: mat1.t().mm(grad))
+              mat2=lambda grad, mat1, mat2_strides: _mm_mat2_grad(grad, mat1, mat2_strides))
 
 # Shape ops: the gradient is reshaped, transposed or re-expanded back.
 view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
@@ -288,8 +288,9 @@ def _reduce(xp, a, reduction):
 
 
 def _nll(xp, logp, target, weight, reduction, ignore_index):
-    picked, w = _nll_terms(xp, logp, target, weight, ignore_index)
-    losses = -picked * w
+    w = _nll_weights(xp, target, weight, ignore_index, logp.dtype)
+    safe = xp.where(w != 0, target, 0)  # an ignored target picks class 0, with weight 0
+    losses = -_pick(xp, logp, safe) * w
     if reduction == "none":
         return losses
     if reduction == "sum":
@@ -298,17 +299,24 @@ def _nll(xp, logp, target, weight, reduction, ignore_index):
     return xp.asarray(losses.sum() / total if total != 0 else xp.nan, dtype=logp.dtype)
 
 
-def _nll_terms(xp, logp, target, weight, ignore_index):
-    """The log-probabilities picked by ``target`` and the weight of each (0 where ignored)."""
-    classes = logp.shape[1] if logp.ndim > 1 else logp.shape[0]
-    safe = xp.where(target == ignore_index, 0, target)
-    w = xp.ones(target.shape, dtype=logp.dtype) if weight is None else weight[safe].astype(logp.dtype)
-    w = xp.where(target == ignore_index, 0, w).astype(logp.dtype)
-    if logp.ndim == 1:
-        return logp[safe], w
-    moved = xp.moveaxis(logp, 1, -1).reshape(-1, classes)
-    picked = moved[xp.arange(moved.shape[0]), safe.reshape(-1)].reshape(target.shape)
-    return picked, w
+def _nll_weights(xp, target, weight, ignore_index, dtype):
+    """Each target's weight: its class's ``weight`` (1 without one), 0 where it is ``ignore_index``."""
+    kept = target != ignore_index
+    if weight is None:
+        return kept.astype(dtype)
+    return xp.where(kept, weight[xp.where(kept, target, 0)], 0).astype(dtype)
+
+
+def _pick(xp, logp, target):
+    """``logp`` at each target's class (the class dimension is 1, or 0 for a 1-D ``logp``)."""
+    if logp.ndim == 2:  # the common case: plain fancy indexing is the fastest
+        return logp[xp.arange(len(target)), target]
+    axis = _class_axis(logp.ndim)
+    return xp.take_along_axis(logp, xp.expand_dims(target, axis), axis).squeeze(axis)
+
+
+def _class_axis(ndim: int) -> int:
+    return 0 if ndim == 1 else 1
 
 
 # ----------------------------------------------------------------------------------------------
@@ -385,6 +393,18 @@ def _mask_out(grad: Tensor, key) -> Tensor:
     return Tensor._make(mask)
 
 
+def _mm_mat2_grad(grad: Tensor, mat1: Tensor, mat2_strides) -> Tensor:
+    """``mat1.T @ grad``, laid out in memory as ``mat2`` was (as PyTorch does).
+
+    ``nn.Linear`` multiplies by ``weight.t()``, a column-major view: its gradient is computed
+    transposed so that ``TBackward0``'s transpose gives the weight a row-major gradient, which
+    ``.grad`` then holds without a slow transposing copy.
+    """
+    if mat2_strides[0] < mat2_strides[1]:  # column-major
+        return grad.t().mm(mat1).t()
+    return mat1.t().mm(grad)
+
+
 def _mse_grad(grad, self, target, reduction):
     diff = 2 * (self - target)
     if reduction == "mean":
@@ -394,17 +414,15 @@ def _mse_grad(grad, self, target, reduction):
 
 def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
     xp = backend.xp(grad.device)
-    dummy = xp.zeros(shape, dtype=backend.array_dtype(grad.dtype))
-    _, w = _nll_terms(xp, dummy, target, weight, ignore_index)
-    if reduction == "mean":
-        w = w / w.sum() if w.sum() != 0 else w  # all ignored: zero gradient, as in PyTorch
-    per_item = grad * Tensor._make(-w) if reduction == "none" else grad * Tensor._make(-w)
-    if len(shape) == 1:
-        onehot = Tensor._make(xp.arange(shape[0]) == target)
-        return onehot * per_item
-    classes = xp.arange(shape[1]).reshape([1, -1] + [1] * (len(shape) - 2))
-    onehot = Tensor._make(classes == xp.expand_dims(target, 1))
-    return onehot * per_item.unsqueeze(1)
+    w = _nll_weights(xp, target, weight, ignore_index, backend.array_dtype(grad.dtype))
+    total = w.sum()
+    if reduction == "mean" and total != 0:  # all ignored: zero gradient, as in PyTorch
+        w = w / total
+    axis = _class_axis(len(shape))
+    classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
+    # -weight at each target's class, 0 elsewhere: one constant, so backward is one product.
+    scale = (classes == xp.expand_dims(target, axis)) * -xp.expand_dims(w, axis)
+    return (grad.unsqueeze(axis) if reduction == "none" else grad) * Tensor._make(scale)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -489,8 +507,13 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
                 dtype = dtypes.get_default_dtype()
             elif dtype is dtypes.bool:
                 dtype = dtypes.int64
-            return op(a, scalar_tensor(b, dtype, a.device), dtype=dtype, **params)
-        if isinstance(b, Tensor) and a.dtype is b.dtype and (a.dtype.is_floating_point or not float_result):
+            promote = dtype if dtype is not a.dtype else None
+            return op(a, scalar_tensor(b, dtype, a.device), dtype=promote, **params)
+        # x * y of one dtype, or a floating x times a bool mask (NumPy keeps x's dtype, as PyTorch).
+        if isinstance(b, Tensor) and (
+            (a.dtype is b.dtype and (a.dtype.is_floating_point or not float_result))
+            or (b.dtype is dtypes.bool and a.dtype.is_floating_point)
+        ):
             if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
                 broadcast_shapes(a._data.shape, b._data.shape)
             return op(a, b, **params)
@@ -521,19 +544,39 @@ def _check_tensor(value, name: str) -> Tensor:
 
 def add(input, other, *, alpha: Number = 1) -> Tensor:
     """``input + alpha * other`` with broadcasting."""
+    _check_alpha(input, other, alpha)
     return _binary(add_op, input, other, alpha=alpha)
 
 
 def sub(input, other, *, alpha: Number = 1) -> Tensor:
     """``input - alpha * other`` with broadcasting."""
+    _check_subtraction(input, other)
+    _check_alpha(input, other, alpha)
     # A number on the left becomes a 0-d tensor, as in PyTorch (SubBackward0, not RsubBackward1).
     return _binary(sub_op, input, other, alpha=alpha)
+
+
+def _check_subtraction(input, other) -> None:
+    if builtins.any(x is True or x is False or isinstance(x, Tensor) and x.dtype is dtypes.bool for x in (input, other)):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
+            "to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _check_alpha(input, other, alpha) -> None:
+    if type(alpha) is float and not _operand_dtype((input, other)).is_floating_point:
+        raise RuntimeError(
+            "For integral input tensors, argument alpha must not be a floating point number. "
+            f"Pass an integer alpha, or make the tensors floating point first (alpha={alpha})."
+        )
 
 
 def rsub(input: Tensor, other, *, alpha: Number = 1) -> Tensor:
     """``other - alpha * input``."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
+    _check_subtraction(input, other)
     dtype = _operand_dtype((input, other))
     base = input if alpha == 1 else input * alpha
     return rsub_op(base, other=other, dtype=dtype)
@@ -1120,6 +1163,10 @@ def copy_slices(input: Tensor, key, value) -> Tensor:
 # ----------------------------------------------------------------------------------------------
 
 def _compare(name: str, a, b) -> Tensor:
+    if isinstance(a, Tensor) and (type(b) is float or type(b) is int) and a.dtype.is_floating_point:
+        # x > 0, the common case: NumPy compares in x's dtype, as PyTorch does after promotion.
+        with backend.on(a.device):
+            return Tensor._make(getattr(backend.xp(a.device), name)(a._data, b))
     dtype = _operand_dtype((a, b))
     device = a.device if isinstance(a, Tensor) else b.device
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)

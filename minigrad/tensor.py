@@ -589,8 +589,25 @@ class Tensor:
         backend.add_into(self._data, other._data)
         self._version_counter.value += 1
 
+    def _adds_plainly(self, other) -> builtins.bool:
+        """True when ``self += other`` needs neither autograd nor a conversion: not recorded, and
+        ``other`` a floating tensor of the same shape, dtype and device (an optimizer's step)."""
+        return (
+            isinstance(other, Tensor)
+            and not (is_grad_enabled() and (self._requires_grad or other._requires_grad))
+            and self._data.dtype == other._data.dtype
+            and self.dtype.is_floating_point
+            and self._data.shape == other._data.shape
+            and backend.same_device((self._data, other._data))
+            and not backend.overlaps_itself(self._data)
+        )
+
     # In-place operations: each bumps ``_version``.
     def add_(self, other, *, alpha=1) -> Tensor:
+        if self._adds_plainly(other):  # one NumPy update in place, where the general path copies
+            backend.add_into(self._data, other._data if alpha == 1 else other._data * alpha)
+            self._version_counter.value += 1
+            return self
         return self._apply_inplace(lambda s: F.add(s, other, alpha=alpha), (other,))
 
     def sub_(self, other, *, alpha=1) -> Tensor:

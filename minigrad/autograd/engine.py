@@ -178,11 +178,8 @@ def run_backward(
             grads = buffers.pop(node, None)
             if grads is not None:
                 grads = _call_tensor_hooks(node, grads)
-                for nr, grad in enumerate(grads):
-                    for i in capture.get((node, nr), ()):
-                        captured[i] = grad
-                        if accumulate and not isinstance(node, AccumulateGrad):
-                            _accumulate_into_nonleaf(inputs[i], grad, create_graph)
+                if capture:
+                    _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
                 if runs is None or node in runs:
                     if observer is not None:
                         observer.before(node, grads)
@@ -194,12 +191,24 @@ def run_backward(
                     for (nxt, nr), g in zip(node.next_functions, grad_inputs):
                         if nxt is not None and g is not None and (needed is None or nxt in needed):
                             _add_to_buffer(buffers, nxt, nr, g)
+                # Keep no gradient past its step: AccumulateGrad takes a gradient without a copy
+                # when nothing else refers to it (see graph.py).
+                grads = grad_inputs = g = None
             for nxt, _ in node.next_functions:
                 if nxt is not None:
                     deps[nxt] -= 1
                     if deps[nxt] == 0:
                         heapq.heappush(ready, (-nxt._sequence_nr, next(arrival), nxt))
     return captured
+
+
+def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, create_graph: bool) -> None:
+    """Record the gradients that reach ``inputs`` (and accumulate into non-leaf ones for backward)."""
+    for nr, grad in enumerate(grads):
+        for i in capture.get((node, nr), ()):
+            captured[i] = grad
+            if inputs is not None and not isinstance(node, AccumulateGrad):
+                _accumulate_into_nonleaf(inputs[i], grad, create_graph)
 
 
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
@@ -235,19 +244,24 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
+def _gpu_of(grads: list):
+    """The GPU of the first gradient, or None on the CPU."""
+    first = next((g for g in grads if g is not None), None)  # several outputs: one may have none
+    return None if first is None or backend.on_cpu(first._data) else backend.device_of(first._data)
+
+
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
-    first = grads[0]
-    if first is None:  # a node with several outputs, the first of which got no gradient
-        first = next((g for g in grads if g is not None), None)
-    if first is None or backend.on_cpu(first._data):
+    gpu = _gpu_of(grads)
+    if gpu is None:
         grad_inputs = node.apply(grads, create_graph)
     else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
-        with backend.on(backend.device_of(first._data)):
+        with backend.on(gpu):
             grad_inputs = node.apply(grads, create_graph)
-    for hook in tuple(node._post_hooks.values()):
-        new = hook(grad_inputs, tuple(grads))
-        if new is not None:
-            grad_inputs = tuple(new)
+    if node._post_hooks:
+        for hook in tuple(node._post_hooks.values()):
+            new = hook(grad_inputs, tuple(grads))
+            if new is not None:
+                grad_inputs = tuple(new)
     return grad_inputs
 
 

@@ -10,12 +10,17 @@ import functools
 import inspect
 import threading
 
-_state = threading.local()
+
+class _State(threading.local):
+    enabled = True  # every thread starts recording, as in PyTorch
+
+
+_state = _State()
 
 
 def is_grad_enabled() -> bool:
     """True when new operations are recorded in the graph."""
-    return getattr(_state, "enabled", True)
+    return _state.enabled
 
 
 def _set(mode: bool) -> None:

@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import weakref
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from .. import backend
 from .. import hooks as _hooks
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
 
 _sequence = itertools.count()
+# Reference counts are exact in CPython up to 3.13; later versions may borrow references, so a
+# count could look too small there: gradients are always copied then.
+_STEALS = sys.implementation.name == "cpython" and sys.version_info < (3, 14)
 _EMPTY = MappingProxyType({})
 
 FREED_MESSAGE = (
@@ -115,8 +120,15 @@ class AccumulateGrad(Node):
         leaf = self.variable
         new = grad_outputs[0]
         if leaf._grad is None:
-            # Copy so that later in-place work on leaf.grad cannot touch another tensor.
-            leaf._grad = new if create_graph else new.detach().clone()
+            # Take the gradient itself when nothing else refers to it (PyTorch "steals" it too);
+            # otherwise copy, so that later in-place work on leaf.grad cannot touch another
+            # tensor. The references expected: the engine's list, `new`, getrefcount's argument.
+            if create_graph:
+                leaf._grad = new
+            elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new):
+                leaf._grad = new if new._base is None else type(new)._make(new._data)  # not a view
+            else:
+                leaf._grad = new.detach().clone()
         elif create_graph or leaf._grad.requires_grad:
             leaf._grad = leaf._grad + new
         else:
@@ -124,6 +136,17 @@ class AccumulateGrad(Node):
         for hook in tuple(leaf._post_accumulate_hooks.values()):
             hook(leaf)
         return ()
+
+
+def _unshared(grad: Tensor) -> bool:
+    """True when nothing but ``grad`` refers to its memory, nor to the tensor it is a view of
+    (a transposed weight gradient is a view of the product computed for it)."""
+    base = grad._base
+    if base is None:
+        return backend.unshared(grad._data)
+    # The base is held by `grad._base` (+ `base` and the argument); its array by the base and
+    # by the view's array.
+    return sys.getrefcount(base) <= 3 and backend.unshared(grad._data, holders=2)
 
 
 def gradient_edge(tensor: Tensor) -> tuple:

@@ -9,7 +9,8 @@ pass itself). Each rule names, through its parameters, exactly what it reads::
              other=lambda grad, self: grad * self)
 
 A rule may read ``grad`` (the incoming gradient), ``result`` (the forward output), any input by
-name, any keyword parameter of the forward, and ``<input>_shape``. Only the tensors a rule reads
+name, any keyword parameter of the forward, ``<input>_shape`` and ``<input>_strides`` (the
+input's memory layout, for rules that lay their gradient out alike). Only the tensors a rule reads
 are saved, and only when that rule's input needs a gradient, so in-place checks fire exactly
 when PyTorch's do. Gradients are reduced to each input's shape and dtype in one place
 (:func:`_fit`), which is where broadcasting is undone.
@@ -40,6 +41,7 @@ class Op:
         self.variadic = next((p.name for p in signature if p.kind == p.VAR_POSITIONAL), None)
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
+        self.strides = any(key.endswith("_strides") for keys in self.reads.values() for key in keys)
         self.node_class = type(name, (OpNode,), {"_name": name, "op": self})
         self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
 
@@ -104,6 +106,8 @@ class OpNode(Node):
         self.needs_input_grad = needs = tuple(needs)
         self.params = params
         self.input_meta = tuple(meta)
+        if op.strides:  # only the few ops whose rules read a layout pay for recording it
+            self.input_strides = tuple(t._data.strides for t in inputs)
         wanted = op.wanted(needs)
         if op.variadic:
             self.saved = {op.variadic: [SavedTensor(t) for t in inputs]} if op.variadic in wanted else {}
@@ -122,7 +126,9 @@ class OpNode(Node):
             return self.params[key]
         if key == "shapes":
             return [shape for shape, _ in self.input_meta]
-        return self.input_meta[self.op.inputs.index(key[: -len("_shape")])][0]  # "<input>_shape"
+        name, _, what = key.rpartition("_")  # "<input>_shape" or "<input>_strides"
+        index = self.op.inputs.index(name)
+        return self.input_meta[index][0] if what == "shape" else self.input_strides[index]
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
         op, grad = self.op, grad_outputs[0]
