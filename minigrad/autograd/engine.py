@@ -246,8 +246,10 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
 
 def _gpu_of(grads: list):
     """The GPU of the first gradient, or None on the CPU."""
-    first = next((g for g in grads if g is not None), None)  # several outputs: one may have none
-    return None if first is None or backend.on_cpu(first._data) else backend.device_of(first._data)
+    for grad in grads:  # a node with several outputs may have no gradient for some
+        if grad is not None:
+            return None if backend.on_cpu(grad._data) else backend.device_of(grad._data)
+    return None
 
 
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
