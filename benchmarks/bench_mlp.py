@@ -82,28 +82,26 @@ def numpy_step():
     return step
 
 
-def timed(step, repeats: int = 30) -> float:
-    for _ in range(3):
+def block(step, steps: int) -> float:
+    """Mean seconds per step over ``steps`` steps in a row (as a training loop runs them)."""
+    start = time.perf_counter()
+    for _ in range(steps):
         step()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        step()
-        times.append(time.perf_counter() - start)
-    times.sort()
-    return times[len(times) // 2] * 1e3  # median, ms
+    return (time.perf_counter() - start) / steps
 
 
-def run() -> list[tuple[str, float, float, float]]:
+def run(rounds: int = 7, steps: int = 30) -> list[tuple[str, float, float, float]]:
     import torch
 
     torch.set_num_threads(1)
-    steps = {"minigrad": library_step(minigrad), "pytorch": library_step(torch), "numpy": numpy_step()}
-    best = {name: float("inf") for name in steps}
-    for _ in range(3):  # interleaved rounds, best median of each
-        for name, step in steps.items():
-            best[name] = min(best[name], timed(step))
-    return [("MLP step 784-256-10, batch 128 (ms)", best["minigrad"], best["pytorch"], best["numpy"])]
+    libraries = {"minigrad": library_step(minigrad), "pytorch": library_step(torch), "numpy": numpy_step()}
+    times: dict[str, list[float]] = {name: [] for name in libraries}
+    for _ in range(rounds):  # alternate block by block, so noise hits all three alike
+        for name, step in libraries.items():
+            step()  # after the others ran, its weights come back into the caches
+            times[name].append(block(step, steps))
+    median = {name: sorted(t)[len(t) // 2] * 1e3 for name, t in times.items()}
+    return [("MLP step 784-256-10, batch 128 (ms)", median["minigrad"], median["pytorch"], median["numpy"])]
 
 
 if __name__ == "__main__":
