@@ -1,7 +1,8 @@
 """Backward through chains and wide graphs of 10^3 ... 10^6 nodes: time, peak memory, and what is
 left after backward (saved tensors must be released, so memory returns to where it started).
 
-    python benchmarks/bench_scale.py            # up to 10^6 nodes (about a minute)
+    python benchmarks/bench_scale.py                 # up to 10^6 nodes (a few minutes)
+    python benchmarks/bench_scale.py --memory-max 6  # memory at 10^6 too (about 10 minutes)
     python benchmarks/bench_scale.py --max 5    # up to 10^5
 """
 
