@@ -71,6 +71,14 @@ def test_a_gradient_kept_by_a_hook_is_not_the_leafs_grad(lib):
 
 
 @LIBS
+def test_a_gradient_with_a_history_becomes_a_detached_grad(lib):
+    w, x = lib.ones(3, requires_grad=True), lib.ones(3, requires_grad=True)
+    (x + 0).backward(w * 2)  # the gradient is a temporary that only the engine holds
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+    assert not x.grad.requires_grad and x.grad.grad_fn is None
+
+
+@LIBS
 def test_retained_grad_and_leaf_grad_are_separate(lib):
     x = lib.ones(3, requires_grad=True)
     y = x + 0

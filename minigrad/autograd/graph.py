@@ -126,7 +126,7 @@ class AccumulateGrad(Node):
             if create_graph:
                 leaf._grad = new
             elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new):
-                leaf._grad = new if new._base is None else type(new)._make(new._data)  # not a view
+                leaf._grad = type(new)._make(new._data)  # detached, and not a view
             else:
                 leaf._grad = new.detach().clone()
         elif create_graph or leaf._grad.requires_grad:
