@@ -13,55 +13,13 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+from oracle import Oracle, Values, same_error, values  # noqa: E402
+
 pytestmark = pytest.mark.usefixtures("on_device")
 
 
-class Values:
-    """Tensor values compared with a float32-sized tolerance."""
-
-    def __init__(self, array):
-        self.array = np.asarray(array, dtype=np.float64)
-
-    def __eq__(self, other):
-        if not isinstance(other, Values) or self.array.shape != other.array.shape:
-            return False
-        return bool(np.allclose(self.array, other.array, rtol=1e-5, atol=1e-6, equal_nan=True))
-
-    def __repr__(self):
-        return f"Values({self.array.tolist()})"
-
-
-def plain(value):
-    """A library-independent view of a result (tensors become dtype, shape, values, flags)."""
-    if isinstance(value, minigrad.Tensor | torch.Tensor):
-        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
-            assert value.device == minigrad.get_default_device(), value.device
-        values = Values(value.detach().cpu().numpy())
-        return ("tensor", str(value.dtype), tuple(value.shape), values, value.requires_grad)
-    if isinstance(value, tuple | list):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
-def same(fn):
-    """Run ``fn(lib)`` with minigrad and torch and assert equal results."""
-    ours, theirs = plain(fn(minigrad)), plain(fn(torch))
-    assert ours == theirs
-    return ours
-
-
-def same_error(fn, *words):
-    """Both libraries raise the same exception type with ``words`` in both messages."""
-    errors = []
-    for lib in (minigrad, torch):
-        with pytest.raises(Exception) as info:
-            fn(lib)
-        errors.append(info.value)
-    assert type(errors[0]).__name__ == type(errors[1]).__name__, errors
-    for word in words:
-        for error in errors:
-            assert word in str(error), (word, str(error))
-    return errors[0]
+# Tensors compare as ("tensor", dtype, shape, values within a float32 tolerance, requires_grad).
+same = Oracle(lambda t: ("tensor", str(t.dtype), tuple(t.shape), values(t), t.requires_grad)).same
 
 
 RNG = np.random.default_rng(1234)

@@ -1,43 +1,17 @@
 """Tensor hooks, node hooks and post-accumulate-grad hooks, checked against real PyTorch."""
 
-import numpy as np
 import pytest
 
-import minigrad
-
 torch = pytest.importorskip("torch")
+
+from oracle import Oracle, rounded, same_error  # noqa: E402
 
 # Every test runs on each device: on_device makes the factories create tensors there.
 pytestmark = pytest.mark.usefixtures("on_device")
 
 
-def plain(value):
-    """Tensors become (dtype, values) so minigrad's and torch's results compare equal."""
-    if isinstance(value, minigrad.Tensor | torch.Tensor):
-        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
-            assert value.device == minigrad.get_default_device(), value.device
-        return (str(value.dtype), np.round(value.detach().cpu().numpy().astype(np.float64), 5).tolist())
-    if isinstance(value, tuple | list):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
-def same(fn):
-    ours, theirs = plain(fn(minigrad)), plain(fn(torch))
-    assert ours == theirs
-    return ours
-
-
-def same_error(fn, *words):
-    errors = []
-    for lib in (minigrad, torch):
-        with pytest.raises(Exception) as info:
-            fn(lib)
-        errors.append(info.value)
-    assert type(errors[0]).__name__ == type(errors[1]).__name__, errors
-    for word in words:
-        for error in errors:
-            assert word in str(error), (word, str(error))
+# Tensors compare as (dtype, values rounded to 5 decimals).
+same = Oracle(lambda t: (str(t.dtype), rounded(t, 5))).same
 
 
 def test_notebook_hook_example_doubles_gradient():

@@ -7,6 +7,8 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+from oracle import Oracle, rounded, same_error  # noqa: E402
+
 # Every test runs on each device: on_device makes the factories create tensors there.
 pytestmark = pytest.mark.usefixtures("on_device")
 
@@ -14,38 +16,8 @@ MODIFIED = "one of the variables needed for gradient computation has been modifi
 LEAF = "leaf Variable that requires grad is being used in an in-place operation"
 
 
-def plain(value):
-    if isinstance(value, minigrad.Tensor | torch.Tensor):
-        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
-            assert value.device == minigrad.get_default_device(), value.device
-        return (
-            str(value.dtype),
-            np.round(value.detach().cpu().numpy().astype(np.float64), 4).tolist(),
-            value.requires_grad,
-            value.is_leaf,
-        )
-    if isinstance(value, tuple | list):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
-def same(fn):
-    ours, theirs = plain(fn(minigrad)), plain(fn(torch))
-    assert ours == theirs
-    return ours
-
-
-def same_error(fn, *words):
-    errors = []
-    for lib in (minigrad, torch):
-        with pytest.raises(Exception) as info:
-            fn(lib)
-        errors.append(info.value)
-    assert type(errors[0]).__name__ == type(errors[1]).__name__, errors
-    for word in words:
-        for error in errors:
-            assert word in str(error), (word, str(error))
-    return str(errors[0])
+# Tensors compare as (dtype, values rounded to 4 decimals, requires_grad, is_leaf).
+same = Oracle(lambda t: (str(t.dtype), rounded(t, 4), t.requires_grad, t.is_leaf)).same
 
 
 # --------------------------------------------------------------------------- leaves
@@ -161,7 +133,7 @@ def test_lecture_inplace_error_names_versions():
         loss = y.sum()
         loss.backward()
 
-    message = same_error(run, MODIFIED, ", which is output 0 of Mul,", "is at version 1; expected version 0")
+    message = str(same_error(run, MODIFIED, ", which is output 0 of Mul,", "is at version 1; expected version 0"))
     # PyTorch names a GPU tensor's type torch.cuda.FloatTensor
     kind = "torch.FloatTensor" if minigrad.get_default_device().type == "cpu" else "torch.cuda.FloatTensor"
     assert f"[{kind} [3]], which is output 0 of Mul," in message

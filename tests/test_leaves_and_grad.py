@@ -9,77 +9,27 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+from oracle import Oracle, cpu_repr, same_error, values  # noqa: E402
+
 # Every test runs on each device: on_device makes the factories create tensors there.
 pytestmark = pytest.mark.usefixtures("on_device")
 
 LIBS = pytest.mark.parametrize("lib", [minigrad, torch], ids=["minigrad", "torch"])
 
 
-class Values:
-    """Tensor values compared with a float32-sized tolerance (libraries may differ in the last bit)."""
-
-    def __init__(self, array):
-        self.array = np.asarray(array, dtype=np.float64)
-
-    def __eq__(self, other):
-        if not isinstance(other, Values) or self.array.shape != other.array.shape:
-            return False
-        return bool(np.allclose(self.array, other.array, rtol=1e-5, atol=1e-6, equal_nan=True))
-
-    def __repr__(self):
-        return f"Values({self.array.tolist()})"
-
-    def tolist(self):
-        return self.array.tolist()
-
-
-def plain(value):
-    """A library-independent view of a result, so minigrad's and torch's can be compared."""
-    if isinstance(value, minigrad.Tensor | torch.Tensor):
-        if isinstance(value, minigrad.Tensor):  # stays on the device the test runs on
-            assert value.device == minigrad.get_default_device(), value.device
-        return (
-            "tensor",
-            str(value.dtype),
-            tuple(value.shape),
-            Values(value.detach().cpu().numpy()),
-            value.requires_grad,
-            value.is_leaf,
-            None if value.grad_fn is None else type(value.grad_fn).__name__,
-        )
-    if isinstance(value, tuple | list):
-        return type(value)(plain(v) for v in value)
-    return value
-
-
-def cpu_repr(t, text: str | None = None) -> str:
-    """``repr(t)`` (or ``text``) as it reads on the CPU: a one-line GPU repr without its device, so
-    a GPU run can be compared with PyTorch's CPU output. The device must be shown, as PyTorch does."""
-    text = repr(t) if text is None else text
-    on = "" if t.device.type == "cpu" else f", device='{t.device}'"
-    assert on in text, text
-    return text.replace(on, "")
-
-
-def same(fn):
-    """Run ``fn(lib)`` with both libraries and assert they give the same result."""
-    ours, theirs = plain(fn(minigrad)), plain(fn(torch))
-    assert ours == theirs
-    return ours
-
-
-def same_error(fn, *words):
-    """Both libraries raise the same exception type, and both messages contain ``words``."""
-    errors = []
-    for lib in (minigrad, torch):
-        with pytest.raises(Exception) as info:
-            fn(lib)
-        errors.append(info.value)
-    assert type(errors[0]).__name__ == type(errors[1]).__name__, errors
-    for word in words:
-        assert word in str(errors[0]), (word, str(errors[0]))
-        assert word in str(errors[1]), (word, str(errors[1]))
-    return errors[0]
+# Tensors compare as ("tensor", dtype, shape, values within a float32 tolerance, requires_grad,
+# is_leaf, the grad_fn's class name).
+same = Oracle(
+    lambda t: (
+        "tensor",
+        str(t.dtype),
+        tuple(t.shape),
+        values(t),
+        t.requires_grad,
+        t.is_leaf,
+        None if t.grad_fn is None else type(t.grad_fn).__name__,
+    )
+).same
 
 
 def graph_shape(node, depth=6):
