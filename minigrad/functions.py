@@ -415,9 +415,10 @@ def _mse_grad(grad, self, target, reduction):
 def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
     xp = backend.xp(grad.device)
     w = _nll_weights(xp, target, weight, ignore_index, backend.array_dtype(grad.dtype))
-    total = w.sum()
-    if reduction == "mean" and total != 0:  # all ignored: zero gradient, as in PyTorch
-        w = w / total
+    if reduction == "mean":
+        total = w.sum()
+        if total != 0:  # all ignored: zero gradient, as in PyTorch
+            w = w / total
     axis = _class_axis(len(shape))
     classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
     # -weight at each target's class, 0 elsewhere: one constant, so backward is one product.
