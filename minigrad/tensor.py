@@ -55,6 +55,7 @@ class Size(tuple):
 
 _NO_HOOKS = MappingProxyType({})
 _DTYPE_OF = dtypes._by_array_dtype  # filled by dtypes.from_array_dtype
+_ndarray = backend.CPU_ARRAY
 
 
 class _VersionCounter:
@@ -109,11 +110,17 @@ class Tensor:
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> Tensor:
-        """Wrap an array without copying or checking (internal fast path)."""
+        """Wrap an array without copying or checking (internal fast path: every operation's
+        result is made here, so it sets the attributes itself rather than calling ``_init``)."""
         t = object.__new__(cls)
-        if not backend.is_array(data):
+        if type(data) is not _ndarray and not backend.is_array(data):  # e.g. a NumPy scalar
             data = backend.xp(backend.device_of(data)).asarray(data)
-        t._init(data, requires_grad, grad_fn, output_nr)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._version_counter = _VersionCounter()
+        if grad_fn is not None:
+            t.grad_fn = grad_fn
+            t._output_nr = output_nr
         return t
 
     # ------------------------------------------------------------------ basic properties

@@ -174,10 +174,12 @@ def run_backward(
 
     with set_grad_enabled(create_graph):
         while ready:
-            _, _, node = heapq.heappop(ready)
+            node = heapq.heappop(ready)[2]
             grads = buffers.pop(node, None)
+            grad_inputs = ()
             if grads is not None:
-                grads = _call_tensor_hooks(node, grads)
+                if node._hooked:
+                    grads = _call_tensor_hooks(node, grads)
                 if capture:
                     _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
                 if runs is None or node in runs:
@@ -188,17 +190,18 @@ def run_backward(
                         observer.after(node, grads, grad_inputs)
                     if not retain_graph:
                         node.release()
-                    for (nxt, nr), g in zip(node.next_functions, grad_inputs):
-                        if nxt is not None and g is not None and (needed is None or nxt in needed):
-                            _add_to_buffer(buffers, nxt, nr, g)
-                # Keep no gradient past its step: AccumulateGrad takes a gradient without a copy
-                # when nothing else refers to it (see graph.py).
-                grads = grad_inputs = g = None
-            for nxt, _ in node.next_functions:
-                if nxt is not None:
-                    deps[nxt] -= 1
-                    if deps[nxt] == 0:
-                        heapq.heappush(ready, (-nxt._sequence_nr, next(arrival), nxt))
+                grads = None  # keep no gradient past its step (AccumulateGrad may take it, see graph.py)
+            for i, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                g = grad_inputs[i] if grad_inputs else None
+                if g is not None and (needed is None or nxt in needed):
+                    _add_to_buffer(buffers, nxt, nr, g)
+                g = None
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(ready, (-nxt._sequence_nr, next(arrival), nxt))
+            grad_inputs = None
     return captured
 
 
@@ -214,16 +217,15 @@ def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, cre
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
     slots = buffers.get(node)
     if slots is None:
-        slots = buffers[node] = [None] * max(1, nr + 1)
-    elif len(slots) <= nr:
+        buffers[node] = [grad] if nr == 0 else [None] * nr + [grad]
+        return
+    if len(slots) <= nr:
         slots.extend([None] * (nr + 1 - len(slots)))
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad  # paths that meet are summed
 
 
 def _call_tensor_hooks(node: Node, grads: list) -> list:
     """Tensor hooks in registration order, then retain_grad (which sees their result)."""
-    if not (node._tensor_hooks or node._retained or node._pre_hooks or isinstance(node, AccumulateGrad)):
-        return grads  # the common case: nothing registered on this node
     grads = list(grads)
     for nr, grad in enumerate(grads):
         if grad is None:
@@ -248,7 +250,7 @@ def _gpu_of(grads: list):
     """The GPU of the first gradient, or None on the CPU."""
     for grad in grads:  # a node with several outputs may have no gradient for some
         if grad is not None:
-            return None if backend.on_cpu(grad._data) else backend.device_of(grad._data)
+            return None if type(grad._data) is backend.CPU_ARRAY else backend.device_of(grad._data)
     return None
 
 

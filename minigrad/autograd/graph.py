@@ -48,6 +48,7 @@ class Node:
     _retained: dict[int, weakref.ref] = _EMPTY  # output_nr -> tensor with retain_grad()
     _pre_hooks: dict = _EMPTY
     _post_hooks: dict = _EMPTY
+    _hooked = False  # True once any of the above is registered: the engine skips them otherwise
 
     def __init__(self, next_functions: tuple = ()):
         self.next_functions = next_functions
@@ -64,6 +65,7 @@ class Node:
         """The hook dict ``attr`` of this node, created on first use."""
         if attr not in self.__dict__:
             setattr(self, attr, {})
+            self._hooked = True
         return self.__dict__[attr]
 
     def name(self) -> str:
@@ -107,6 +109,7 @@ class AccumulateGrad(Node):
     """The end of a path: adds the incoming gradient into ``variable.grad`` of a leaf."""
 
     _name = "AccumulateGrad"
+    _hooked = True  # the leaf's own hooks
 
     def __init__(self, variable: Tensor):
         super().__init__(())
@@ -177,11 +180,11 @@ class SavedTensor:
             self.tensor, self.data = tensor, None
 
     def unpack(self, owner: Node) -> Tensor:
-        from ..tensor import Tensor
-
         if self.counter is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.counter.value != self.version:
+            from ..tensor import Tensor
+
             # A saved input is described as it is now (PyTorch names its current grad_fn).
             if self.tensor is None:
                 description = _describe(Tensor._make(self.data, output_nr=self.output_nr), owner)
@@ -197,6 +200,8 @@ class SavedTensor:
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         if self.tensor is None:  # the owner's own output, rebuilt
+            from ..tensor import Tensor
+
             t = Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=self.output_nr)
             t._version_counter = self.counter
             return t

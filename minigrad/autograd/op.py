@@ -25,6 +25,8 @@ from .. import tensor as _tensor  # the module: Tensor is defined after this fil
 from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
 
+_NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
+
 
 class Op:
     """A differentiable operation: ``forward(xp, *inputs, **params)`` plus one rule per input."""
@@ -56,10 +58,6 @@ class Op:
 
     def __call__(self, /, *inputs, dtype=None, **params):
         arrays = [t._data for t in inputs]
-        record = False
-        for t in inputs:
-            record = record or t._requires_grad
-        record = record and is_grad_enabled()
         device = backend.common_device(arrays, self.name)
         if device.type != "cpu" and not backend.same_device(arrays):
             # PyTorch lets a 0-d CPU tensor join a GPU op; it is copied over (a recorded copy,
@@ -71,6 +69,7 @@ class Op:
                 target = backend.array_dtype(dtype)
                 arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
             out = self.forward(backend.xp(device), *arrays, **params)
+        record = _records(inputs)
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
@@ -89,6 +88,14 @@ class Op:
         return result
 
 
+def _records(inputs) -> bool:
+    """Whether an operation on ``inputs`` is recorded: one of them requires grad, in grad mode."""
+    for t in inputs:
+        if t._requires_grad:
+            return is_grad_enabled()
+    return False
+
+
 class OpNode(Node):
     """The backward node of an :class:`Op` (its class is named after the op, e.g. MulBackward0)."""
 
@@ -97,19 +104,16 @@ class OpNode(Node):
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
-        needs, edges, meta = [], [], []
-        for t in inputs:  # a plain loop: this runs for every recorded operation
-            needs.append(t._requires_grad)
-            edges.append(gradient_edge(t) if t._requires_grad else (None, 0))
-            meta.append((t._data.shape, t.dtype))
-        super().__init__(tuple(edges))
-        self.needs_input_grad = needs = tuple(needs)
+        super().__init__(tuple([gradient_edge(t) if t._requires_grad else _NO_EDGE for t in inputs]))
+        self.needs_input_grad = needs = tuple([t._requires_grad for t in inputs])
         self.params = params
-        self.input_meta = tuple(meta)
+        self.input_meta = tuple([(t._data.shape, t.dtype) for t in inputs])
         if op.strides:  # only the few ops whose rules read a layout pay for recording it
-            self.input_strides = tuple(t._data.strides for t in inputs)
+            self.input_strides = tuple([t._data.strides for t in inputs])
         wanted = op.wanted(needs)
-        if op.variadic:
+        if not wanted:
+            self.saved = {}
+        elif op.variadic:
             self.saved = {op.variadic: [SavedTensor(t) for t in inputs]} if op.variadic in wanted else {}
         else:
             self.saved = {name: SavedTensor(t) for name, t in zip(op.inputs, inputs) if name in wanted}
@@ -120,8 +124,9 @@ class OpNode(Node):
         """The value a rule asks for by name: grad, a saved tensor, a parameter or a shape."""
         if key == "grad":
             return grad
-        if key in self.saved:
-            return self._unpack(self.saved[key])
+        saved = self.saved.get(key)
+        if saved is not None:
+            return self._unpack(saved)
         if key in self.params:
             return self.params[key]
         if key == "shapes":
@@ -131,18 +136,14 @@ class OpNode(Node):
         return self.input_meta[index][0] if what == "shape" else self.input_strides[index]
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
-        op, grad = self.op, grad_outputs[0]
+        op, grad, read = self.op, grad_outputs[0], self._read
         if op.variadic:
-            rule = op.rules[op.variadic]
-            grads = rule(*[self._read(k, grad) for k in op.reads[op.variadic]])
-        else:
-            grads = [
-                op.rules[name](*[self._read(k, grad) for k in op.reads[name]]) if need else None
-                for name, need in zip(op.inputs, self.needs_input_grad)
-            ]
-        return tuple(
-            _fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, self.needs_input_grad)
-        )
+            grads = op.rules[op.variadic](*[read(k, grad) for k in op.reads[op.variadic]])
+            return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, self.needs_input_grad)])
+        grads = []
+        for name, need, meta in zip(op.inputs, self.needs_input_grad, self.input_meta):
+            grads.append(_fit(op.rules[name](*[read(k, grad) for k in op.reads[name]]), meta) if need else None)
+        return tuple(grads)
 
     def _unpack(self, saved):
         if self._freed:
