@@ -136,14 +136,15 @@ class OpNode(Node):
         return self.input_meta[index][0] if what == "shape" else self.input_strides[index]
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
-        op, grad, read = self.op, grad_outputs[0], self._read
-        if op.variadic:
+        op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
+        if op.variadic:  # one rule gives the gradients of all the inputs
             grads = op.rules[op.variadic](*[read(k, grad) for k in op.reads[op.variadic]])
-            return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, self.needs_input_grad)])
-        grads = []
-        for name, need, meta in zip(op.inputs, self.needs_input_grad, self.input_meta):
-            grads.append(_fit(op.rules[name](*[read(k, grad) for k in op.reads[name]]), meta) if need else None)
-        return tuple(grads)
+        else:
+            grads = [
+                op.rules[name](*[read(k, grad) for k in op.reads[name]]) if need else None
+                for name, need in zip(op.inputs, needs)
+            ]
+        return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
 
     def _unpack(self, saved):
         if self._freed:
