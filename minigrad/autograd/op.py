@@ -139,12 +139,11 @@ class OpNode(Node):
         op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
         if op.variadic:  # one rule gives the gradients of all the inputs
             grads = op.rules[op.variadic](*[read(k, grad) for k in op.reads[op.variadic]])
-        else:
-            grads = [
-                op.rules[name](*[read(k, grad) for k in op.reads[name]]) if need else None
-                for name, need in zip(op.inputs, needs)
-            ]
-        return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
+            return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
+        grads = []
+        for name, need, meta in zip(op.inputs, needs, self.input_meta):
+            grads.append(_fit(op.rules[name](*[read(k, grad) for k in op.reads[name]]), meta) if need else None)
+        return tuple(grads)
 
     def _unpack(self, saved):
         if self._freed:
