@@ -504,12 +504,12 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
     if isinstance(a, Tensor):  # fast paths for the commonest cases: x * 2.0 and x * y
         if type(b) is float or type(b) is int:
             dtype = a.dtype
-            if not dtype.is_floating_point and (float_result or type(b) is float):
-                dtype = dtypes.get_default_dtype()
-            elif dtype is dtypes.bool:
-                dtype = dtypes.int64
-            promote = dtype if dtype is not a.dtype else None
-            return op(a, scalar_tensor(b, dtype, a.device), dtype=promote, **params)
+            if dtype.is_floating_point:  # the number takes the tensor's dtype
+                return op(a, scalar_tensor(b, dtype, a.device), **params)
+            promoted = dtypes.get_default_dtype() if float_result or type(b) is float else dtype
+            if promoted is dtypes.bool:
+                promoted = dtypes.int64
+            return op(a, scalar_tensor(b, promoted, a.device), dtype=promoted if promoted is not dtype else None, **params)
         # x * y of one dtype, or a floating x times a bool mask (NumPy keeps x's dtype, as PyTorch).
         if isinstance(b, Tensor) and (
             (a.dtype is b.dtype and (a.dtype.is_floating_point or not float_result))

@@ -912,12 +912,6 @@ def _legacy_type_name(t: Tensor) -> str:
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
     """A 0-d tensor holding a Python number (how scalars enter tensor operations)."""
-    if device.type == "cpu":
-        # Cast rather than construct: an int out of the dtype's range wraps, as in PyTorch
-        # (uint8 tensor + -3), where NumPy's constructor would raise OverflowError.
-        if type(value) is float:
-            return Tensor._make(backend.xp(device).asarray(value, dtype=backend.array_dtype(dtype)))
-        return Tensor._make(backend.xp(device).asarray(value).astype(backend.array_dtype(dtype), copy=False))
     return Tensor._make(backend.scalar(value, dtype, device))
 
 

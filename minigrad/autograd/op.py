@@ -57,19 +57,18 @@ class Op:
         return found
 
     def __call__(self, /, *inputs, dtype=None, **params):
-        arrays = [t._data for t in inputs]
+        arrays, record = [], False
+        for t in inputs:  # a plain loop: see OpNode.__init__
+            arrays.append(t._data)
+            record = record or t._requires_grad
+        record = record and is_grad_enabled()
         device = backend.common_device(arrays, self.name)
         if device.type != "cpu" and not backend.same_device(arrays):
             # PyTorch lets a 0-d CPU tensor join a GPU op; it is copied over (a recorded copy,
             # so its gradient goes back to the CPU).
             inputs = tuple(t if t._data.ndim or t.device == device else t.to(device) for t in inputs)
             arrays = [t._data for t in inputs]
-        with backend.on(device):
-            if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
-                target = backend.array_dtype(dtype)
-                arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
-            out = self.forward(backend.xp(device), *arrays, **params)
-        record = _records(inputs)
+        out = backend.compute(device, self._compute, arrays, dtype, params)
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
@@ -87,13 +86,11 @@ class Op:
             result.grad_fn = self.node_class(inputs, params, result)
         return result
 
-
-def _records(inputs) -> bool:
-    """Whether an operation on ``inputs`` is recorded: one of them requires grad, in grad mode."""
-    for t in inputs:
-        if t._requires_grad:
-            return is_grad_enabled()
-    return False
+    def _compute(self, xp, arrays: list, dtype, params: dict):
+        if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
+            target = backend.array_dtype(dtype)
+            arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
+        return self.forward(xp, *arrays, **params)
 
 
 class OpNode(Node):
@@ -104,21 +101,31 @@ class OpNode(Node):
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
-        super().__init__(tuple([gradient_edge(t) if t._requires_grad else _NO_EDGE for t in inputs]))
-        self.needs_input_grad = needs = tuple([t._requires_grad for t in inputs])
+        # Plain loops: this runs for every recorded operation, and for one or two inputs a loop
+        # is faster than comprehensions (each of which is a function call before Python 3.12).
+        needs, edges, meta = [], [], []
+        for t in inputs:
+            needs.append(t._requires_grad)
+            edges.append(gradient_edge(t) if t._requires_grad else _NO_EDGE)
+            meta.append((t._data.shape, t.dtype))
+        super().__init__(tuple(edges))
+        self.needs_input_grad = needs = tuple(needs)
         self.params = params
-        self.input_meta = tuple([(t._data.shape, t.dtype) for t in inputs])
+        self.input_meta = tuple(meta)
         if op.strides:  # only the few ops whose rules read a layout pay for recording it
             self.input_strides = tuple([t._data.strides for t in inputs])
+        self.saved = saved = {}
         wanted = op.wanted(needs)
-        if not wanted:
-            self.saved = {}
-        elif op.variadic:
-            self.saved = {op.variadic: [SavedTensor(t) for t in inputs]} if op.variadic in wanted else {}
-        else:
-            self.saved = {name: SavedTensor(t) for name, t in zip(op.inputs, inputs) if name in wanted}
-        if "result" in wanted:
-            self.saved["result"] = SavedTensor(result, is_output=True)
+        if wanted:
+            if op.variadic:
+                if op.variadic in wanted:
+                    saved[op.variadic] = [SavedTensor(t) for t in inputs]
+            else:
+                for name, t in zip(op.inputs, inputs):
+                    if name in wanted:
+                        saved[name] = SavedTensor(t)
+            if "result" in wanted:
+                saved["result"] = SavedTensor(result, is_output=True)
 
     def _read(self, key: str, grad):
         """The value a rule asks for by name: grad, a saved tensor, a parameter or a shape."""
