@@ -416,7 +416,7 @@ def scalar(value, d: dtypes.dtype, dev: device):
 
     Cast rather than construct: an int out of the dtype's range wraps, as in PyTorch (uint8
     tensor + -3), where NumPy's constructor would raise OverflowError."""
-    target = array_dtype(d)
+    target = _array_dtypes.get(d) or array_dtype(d)
     if type(value) is float:
         host = numpy.asarray(value, dtype=target)
     else:

@@ -502,8 +502,8 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
 def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
     """Apply an elementwise op with PyTorch's promotion and broadcasting rules."""
     if isinstance(a, Tensor):  # fast paths for the commonest cases: x * 2.0 and x * y
+        dtype = a.dtype
         if type(b) is float or type(b) is int:
-            dtype = a.dtype
             if dtype.is_floating_point:  # the number takes the tensor's dtype
                 return op(a, scalar_tensor(b, dtype, a.device), **params)
             promoted = dtypes.get_default_dtype() if float_result or type(b) is float else dtype
@@ -511,13 +511,14 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
                 promoted = dtypes.int64
             return op(a, scalar_tensor(b, promoted, a.device), dtype=promoted if promoted is not dtype else None, **params)
         # x * y of one dtype, or a floating x times a bool mask (NumPy keeps x's dtype, as PyTorch).
-        if isinstance(b, Tensor) and (
-            (a.dtype is b.dtype and (a.dtype.is_floating_point or not float_result))
-            or (b.dtype is dtypes.bool and a.dtype.is_floating_point)
-        ):
-            if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
-                broadcast_shapes(a._data.shape, b._data.shape)
-            return op(a, b, **params)
+        if isinstance(b, Tensor):
+            other = b.dtype
+            if (dtype is other and (dtype.is_floating_point or not float_result)) or (
+                other is dtypes.bool and dtype.is_floating_point
+            ):
+                if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
+                    broadcast_shapes(a._data.shape, b._data.shape)
+                return op(a, b, **params)
     dtype = _operand_dtype((a, b))
     if float_result and not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()

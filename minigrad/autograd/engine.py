@@ -84,15 +84,15 @@ def _dependencies(roots: Iterable[Node]) -> dict[Node, int]:
     """How many edges lead into each node reachable from ``roots``."""
     deps: dict[Node, int] = {}
     stack = [n for n in roots if n is not None]
-    seen = set(stack)
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
+            if nxt in deps:
+                deps[nxt] += 1
+            else:  # first reached: walk on from it (once)
+                deps[nxt] = 1
                 stack.append(nxt)
     return deps
 
@@ -255,12 +255,16 @@ def _gpu_of(grads: list):
 
 
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
-    gpu = _gpu_of(grads)
-    if gpu is None:
+    first = grads[0]
+    if first is not None and type(first._data) is backend.CPU_ARRAY:  # the common case, first
         grad_inputs = node.apply(grads, create_graph)
-    else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
-        with backend.on(gpu):
+    else:
+        gpu = _gpu_of(grads)
+        if gpu is None:
             grad_inputs = node.apply(grads, create_graph)
+        else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
+            with backend.on(gpu):
+                grad_inputs = node.apply(grads, create_graph)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import inspect
 
-from .. import backend
+from .. import backend, dtypes
 from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
 from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
@@ -107,7 +107,7 @@ class OpNode(Node):
         for t in inputs:
             needs.append(t._requires_grad)
             edges.append(gradient_edge(t) if t._requires_grad else _NO_EDGE)
-            meta.append((t._data.shape, t.dtype))
+            meta.append((t._data.shape, t._data.dtype))  # the array's dtype: cheaper to read
         super().__init__(tuple(edges))
         self.needs_input_grad = needs = tuple(needs)
         self.params = params
@@ -127,10 +127,9 @@ class OpNode(Node):
             if "result" in wanted:
                 saved["result"] = SavedTensor(result, is_output=True)
 
-    def _read(self, key: str, grad):
-        """The value a rule asks for by name: grad, a saved tensor, a parameter or a shape."""
-        if key == "grad":
-            return grad
+    def _read(self, key: str):
+        """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
+        or a shape."""
         saved = self.saved.get(key)
         if saved is not None:
             return self._unpack(saved)
@@ -145,11 +144,15 @@ class OpNode(Node):
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
         op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
         if op.variadic:  # one rule gives the gradients of all the inputs
-            grads = op.rules[op.variadic](*[read(k, grad) for k in op.reads[op.variadic]])
+            grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
             return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
         grads = []
         for name, need, meta in zip(op.inputs, needs, self.input_meta):
-            grads.append(_fit(op.rules[name](*[read(k, grad) for k in op.reads[name]]), meta) if need else None)
+            if need:
+                g = op.rules[name](*[grad if k == "grad" else read(k) for k in op.reads[name]])
+                grads.append(g if g._data.shape == meta[0] and g._data.dtype == meta[1] else _fit(g, meta))
+            else:
+                grads.append(None)
         return tuple(grads)
 
     def _unpack(self, saved):
@@ -190,6 +193,6 @@ def _fit(grad, meta):
     shape, dtype = meta
     if grad._data.shape != shape:
         grad = grad.sum_to_size(shape)
-    if grad.dtype is not dtype:
-        grad = grad.to(dtype)
+    if grad._data.dtype != dtype:
+        grad = grad.to(dtypes.from_array_dtype(dtype))
     return grad

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 
+from .. import dtypes
 from ..tensor import Tensor
 
 MAX_ALIASES = 3  # a tensor bound to several variables shows at most this many names
@@ -134,7 +135,8 @@ def input_meta(node, index: int):
     """``(shape, dtype)`` of input ``index`` of ``node`` when the node recorded it (else None)."""
     meta = getattr(node, "input_meta", None)
     if meta is not None and index < len(meta):
-        return meta[index]
+        shape, array_dtype = meta[index]
+        return (shape, dtypes.from_array_dtype(array_dtype))
     shapes = getattr(node, "_input_shapes", None)  # custom autograd.Function nodes
     if shapes is not None and index < len(shapes) and shapes[index] is not None:
         return (shapes[index], None)
