@@ -378,6 +378,17 @@ def test_grad_sums_over_tuple_of_outputs():
     assert same(run)[0][3] == Values([5.0, 7.0])
 
 
+def test_grad_of_outputs_where_one_lies_below_another():
+    # The first output is also on the path of the second: its node must be counted once.
+    def run(lib):
+        x = lib.tensor([0.5, -2.0], requires_grad=True)
+        y1 = x.abs()
+        y2 = (y1 * 3).abs()
+        return lib.autograd.grad([y1, y2], [x], [lib.ones(2), lib.ones(2)])
+
+    same(run)
+
+
 def test_grad_does_not_touch_dot_grad():
     def run(lib):
         x = lib.tensor([1.0, 2.0], requires_grad=True)

@@ -84,15 +84,15 @@ def _dependencies(roots: Iterable[Node]) -> dict[Node, int]:
     """How many edges lead into each node reachable from ``roots``."""
     deps: dict[Node, int] = {}
     stack = [n for n in roots if n is not None]
+    seen = set(stack)  # a root may also lie below another root
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:
             if nxt is None:
                 continue
-            if nxt in deps:
-                deps[nxt] += 1
-            else:  # first reached: walk on from it (once)
-                deps[nxt] = 1
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
                 stack.append(nxt)
     return deps
 
@@ -255,8 +255,8 @@ def _gpu_of(grads: list):
 
 
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
-    first = grads[0]
-    if first is not None and type(first._data) is backend.CPU_ARRAY:  # the common case, first
+    # The common case first. (No local name for the gradient: AccumulateGrad counts references.)
+    if grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY:
         grad_inputs = node.apply(grads, create_graph)
     else:
         gpu = _gpu_of(grads)
