@@ -359,18 +359,18 @@ def on(dev: device):
     return _QuietCPU() if dev.type == "cpu" else _DeviceContext(dev)
 
 
-def compute(dev: device, fn, /, *args):
-    """``fn(xp, *args)`` in the context :func:`on` gives ``dev``: how every operation runs.
+def compute(dev: device, fn, /, *args, **kwargs):
+    """``fn(xp, *args, **kwargs)`` in the context :func:`on` gives ``dev``: how every operation runs.
 
     On the CPU it sets NumPy's error state itself, without a context-manager object: for small
     tensors that object costs as much as the arithmetic."""
     state = _QuietCPU._extobj_contextvar
     if dev.type != "cpu" or state is None:
         with on(dev):
-            return fn(xp(dev), *args)
+            return fn(xp(dev), *args, **kwargs)
     token = state.set(_QuietCPU._state)
     try:
-        return fn(numpy, *args)
+        return fn(numpy, *args, **kwargs)
     finally:
         state.reset(token)
 

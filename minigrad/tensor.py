@@ -61,10 +61,7 @@ _ndarray = backend.CPU_ARRAY
 class _VersionCounter:
     """Shared by a tensor and its views/detached aliases: in-place changes to any of them count."""
 
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
+    value = 0  # a class default, so making a counter (one per tensor) runs no Python code
 
 
 class Tensor:

@@ -68,7 +68,9 @@ class Op:
             # so its gradient goes back to the CPU).
             inputs = tuple(t if t._data.ndim or t.device == device else t.to(device) for t in inputs)
             arrays = [t._data for t in inputs]
-        out = backend.compute(device, self._compute, arrays, dtype, params)
+        if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
+            arrays = backend.compute(device, _cast, arrays, backend.array_dtype(dtype))
+        out = backend.compute(device, self.forward, *arrays, **params)
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
@@ -86,11 +88,9 @@ class Op:
             result.grad_fn = self.node_class(inputs, params, result)
         return result
 
-    def _compute(self, xp, arrays: list, dtype, params: dict):
-        if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
-            target = backend.array_dtype(dtype)
-            arrays = [a if a.dtype == target else a.astype(target) for a in arrays]
-        return self.forward(xp, *arrays, **params)
+
+def _cast(xp, arrays: list, target) -> list:
+    return [a if a.dtype == target else a.astype(target) for a in arrays]
 
 
 class OpNode(Node):
