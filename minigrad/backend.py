@@ -359,7 +359,7 @@ def on(dev: device):
     return _QuietCPU() if dev.type == "cpu" else _DeviceContext(dev)
 
 
-def compute(dev: device, fn, /, *args, **kwargs):
+def compute(dev: device, fn, args: list, kwargs: dict):
     """``fn(xp, *args, **kwargs)`` in the context :func:`on` gives ``dev``: how every operation runs.
 
     On the CPU it sets NumPy's error state itself, without a context-manager object: for small

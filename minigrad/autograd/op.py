@@ -69,8 +69,8 @@ class Op:
             inputs = tuple(t if t._data.ndim or t.device == device else t.to(device) for t in inputs)
             arrays = [t._data for t in inputs]
         if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
-            arrays = backend.compute(device, _cast, arrays, backend.array_dtype(dtype))
-        out = backend.compute(device, self.forward, *arrays, **params)
+            arrays = backend.compute(device, _cast, (arrays, backend.array_dtype(dtype)), {})
+        out = backend.compute(device, self.forward, arrays, params)
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
