@@ -57,12 +57,13 @@ class Op:
         return found
 
     def __call__(self, /, *inputs, dtype=None, **params):
-        arrays, record = [], False
+        arrays, record, cpu = [], False, True
         for t in inputs:  # a plain loop: see OpNode.__init__
             arrays.append(t._data)
             record = record or t._requires_grad
+            cpu = cpu and type(t._data) is backend.CPU_ARRAY
         record = record and is_grad_enabled()
-        device = backend.common_device(arrays, self.name)
+        device = backend.CPU if cpu else backend.common_device(arrays, self.name)
         if device.type != "cpu" and not backend.same_device(arrays):
             # PyTorch lets a 0-d CPU tensor join a GPU op; it is copied over (a recorded copy,
             # so its gradient goes back to the CPU).
@@ -115,7 +116,9 @@ class OpNode(Node):
         if op.strides:  # only the few ops whose rules read a layout pay for recording it
             self.input_strides = tuple([t._data.strides for t in inputs])
         self.saved = saved = {}
-        wanted = op.wanted(needs)
+        wanted = op._wanted.get(needs)
+        if wanted is None:
+            wanted = op.wanted(needs)
         if wanted:
             if op.variadic:
                 if op.variadic in wanted:
@@ -165,8 +168,11 @@ class OpNode(Node):
     def release(self) -> None:
         self._freed = True
         for saved in self.saved.values():
-            for s in saved if isinstance(saved, list) else (saved,):
-                s.release()
+            if type(saved) is list:  # a variadic input
+                for s in saved:
+                    s.release()
+            else:
+                saved.release()
 
     @property
     def is_freed(self) -> bool:
