@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from . import backend, dtypes
 from .autograd.op import Op
-from .tensor import Tensor, ones_like_tensor, scalar_tensor
+from .tensor import Tensor, ones_like_tensor, scalar_tensor, zeros_like_tensor
 
 Number = int | float | bool
 
@@ -71,7 +71,12 @@ tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
                 self=lambda grad, result: grad * result * (1 - result))
 relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.dtype, copy=False),
-             self=lambda grad, result: grad * (result > 0))
+             self=lambda grad, result: threshold_backward_op(grad, result, threshold=0))
+# The backward of relu as one op of its own, as in PyTorch (so double backward works too): the
+# gradient where ``self`` is above the threshold, 0 elsewhere (also where the gradient is inf).
+threshold_backward_op = Op("ThresholdBackwardBackward0", lambda xp, grad_output, self, *, threshold: xp.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False),
+                           grad_output=lambda grad, self, threshold: threshold_backward_op(grad, self, threshold=threshold),
+                           self=lambda grad: zeros_like_tensor(grad))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
               self=lambda grad, self, min, max: grad * _within(self, min, max))
 # Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
@@ -113,7 +118,12 @@ norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _
 softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, dim),
                 self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
 log_softmax_op = Op("LogSoftmaxBackward0", lambda xp, self, *, dim: _log_softmax(xp, self, dim),
-                    self=lambda grad, result, dim: grad - result.exp() * grad.sum(dim, keepdim=True))
+                    self=lambda grad, result, dim: log_softmax_backward_op(grad, result, dim=dim))
+# grad - exp(output) * grad.sum(dim): the backward of log_softmax as one op, as PyTorch's
+# _log_softmax_backward_data (four small ops would cost four times the bookkeeping).
+log_softmax_backward_op = Op("LogSoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True),
+                             grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
+                             output=lambda grad, grad_output, output, dim: -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 
 mm_op = Op("MmBackward0", lambda xp, self, mat2: self @ mat2,
            self=lambda grad, mat2: grad.mm(mat2.t()),
