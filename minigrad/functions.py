@@ -74,7 +74,7 @@ relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.d
              self=lambda grad, result: threshold_backward_op(grad, result, threshold=0))
 # The backward of relu as one op of its own, as in PyTorch (so double backward works too): the
 # gradient where ``self`` is above the threshold, 0 elsewhere (also where the gradient is inf).
-threshold_backward_op = Op("ThresholdBackwardBackward0", lambda xp, grad_output, self, *, threshold: xp.where(self > threshold, grad_output, 0).astype(grad_output.dtype, copy=False),
+threshold_backward_op = Op("ThresholdBackwardBackward0", lambda xp, grad_output, self, *, threshold: _threshold_backward(xp, grad_output, self, threshold),
                            grad_output=lambda grad, self, threshold: threshold_backward_op(grad, self, threshold=threshold),
                            self=lambda grad: zeros_like_tensor(grad))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
@@ -254,6 +254,13 @@ def _norm(xp, a, p, dim, keepdim):
     return xp.asarray(out, dtype=a.dtype)
 
 
+def _threshold_backward(xp, grad_output, self, threshold):
+    mask = self > threshold
+    if xp.isfinite(grad_output).all():  # a product is fastest, but would make inf * 0 a nan
+        return grad_output * mask
+    return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
+
+
 def _softmax(xp, a, dim):
     e = xp.exp(a - a.max(axis=dim, keepdims=True))
     return e / e.sum(axis=dim, keepdims=True)
@@ -429,10 +436,14 @@ def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
         total = w.sum()
         if total != 0:  # all ignored: zero gradient, as in PyTorch
             w = w / total
-    axis = _class_axis(len(shape))
-    classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
     # -weight at each target's class, 0 elsewhere: one constant, so backward is one product.
-    scale = (classes == xp.expand_dims(target, axis)) * -xp.expand_dims(w, axis)
+    axis = _class_axis(len(shape))
+    if len(shape) == 2:  # the common case: plain indexing is the fastest (as in _pick)
+        scale = xp.zeros(shape, dtype=w.dtype)
+        scale[xp.arange(shape[0]), xp.where(w != 0, target, 0)] = -w
+    else:
+        classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
+        scale = (classes == xp.expand_dims(target, axis)) * -xp.expand_dims(w, axis)
     return (grad.unsqueeze(axis) if reduction == "none" else grad) * Tensor._make(scale)
 
 
