@@ -196,7 +196,10 @@ def run_backward(
                     continue
                 g = grad_inputs[i] if grad_inputs else None
                 if g is not None and (needed is None or nxt in needed):
-                    _add_to_buffer(buffers, nxt, nr, g)
+                    if nr == 0 and nxt not in buffers:  # the first gradient to reach nxt: the common case
+                        buffers[nxt] = [g]
+                    else:
+                        _add_to_buffer(buffers, nxt, nr, g)
                 g = None
                 deps[nxt] -= 1
                 if deps[nxt] == 0:

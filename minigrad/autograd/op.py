@@ -107,9 +107,14 @@ class OpNode(Node):
         needs, edges, meta = [], [], []
         for t in inputs:
             needs.append(t._requires_grad)
-            edges.append(gradient_edge(t) if t._requires_grad else _NO_EDGE)
+            if not t._requires_grad:
+                edges.append(_NO_EDGE)
+            elif t.grad_fn is not None:  # the commonest edge, written out (see gradient_edge)
+                edges.append((t.grad_fn, t._output_nr))
+            else:
+                edges.append(gradient_edge(t))
             meta.append((t._data.shape, t._data.dtype))  # the array's dtype: cheaper to read
-        super().__init__(tuple(edges))
+        Node.__init__(self, tuple(edges))
         self.needs_input_grad = needs = tuple(needs)
         self.params = params
         self.input_meta = tuple(meta)
