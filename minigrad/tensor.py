@@ -97,18 +97,16 @@ class Tensor:
     _base = None  # for views: the tensor whose storage this one shows
     _view_version = 0
 
-    def _init(self, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> None:
+    def _init(self, data) -> None:
+        """Set up a leaf holding ``data`` (for the constructors; operations use ``_make``)."""
         self._data = data
-        self._requires_grad = requires_grad
+        self._requires_grad = False
         self._version_counter = _VersionCounter()
-        if grad_fn is not None:
-            self.grad_fn = grad_fn
-            self._output_nr = output_nr
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> Tensor:
         """Wrap an array without copying or checking (internal fast path: every operation's
-        result is made here, so it sets the attributes itself rather than calling ``_init``)."""
+        result is made here, so it sets its attributes without calling ``_init``)."""
         t = object.__new__(cls)
         if type(data) is not _ndarray and not backend.is_array(data):  # e.g. a NumPy scalar
             data = backend.xp(backend.device_of(data)).asarray(data)
