@@ -220,9 +220,8 @@ def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, cre
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
     slots = buffers.get(node)
     if slots is None:
-        buffers[node] = [grad] if nr == 0 else [None] * nr + [grad]
-        return
-    if len(slots) <= nr:
+        slots = buffers[node] = [None] * (nr + 1)
+    elif len(slots) <= nr:
         slots.extend([None] * (nr + 1 - len(slots)))
     slots[nr] = grad if slots[nr] is None else slots[nr] + grad  # paths that meet are summed
 
@@ -258,16 +257,15 @@ def _gpu_of(grads: list):
 
 
 def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
-    # The common case first. (No local name for the gradient: AccumulateGrad counts references.)
-    if grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY:
+    # The common case, a CPU gradient, is checked without a call. (No local name for the
+    # gradient: AccumulateGrad counts references to it.)
+    cpu = grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY
+    gpu = None if cpu else _gpu_of(grads)
+    if gpu is None:
         grad_inputs = node.apply(grads, create_graph)
-    else:
-        gpu = _gpu_of(grads)
-        if gpu is None:
+    else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
+        with backend.on(gpu):
             grad_inputs = node.apply(grads, create_graph)
-        else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
-            with backend.on(gpu):
-                grad_inputs = node.apply(grads, create_graph)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))
