@@ -307,7 +307,11 @@ def on_cpu(array) -> bool:
 def same_device(arrays) -> bool:
     """True when every array is on the same device."""
     first = device_of(arrays[0])
-    return all(device_of(a) == first for a in arrays[1:])
+    for a in arrays:  # a plain loop: an optimizer asks this for every parameter, every step
+        dev = device_of(a)
+        if dev is not first and dev != first:
+            return False
+    return True
 
 
 class _DeviceContext:
@@ -492,6 +496,8 @@ def shares_memory(a, b) -> bool:
 
 def overlaps_itself(array) -> bool:
     """True when several elements of ``array`` are one memory location (an ``expand``ed view)."""
+    if 0 not in array.strides:  # the common case, answered without a generator
+        return False
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
@@ -521,9 +527,12 @@ def unshared(array, holders: int = 1) -> bool:
 
 
 def add_into(dst, src) -> None:
-    """``dst += src`` on the destination's device (gradient accumulation)."""
-    with on(device_of(dst)):
-        dst += src
+    """``dst += src`` on the destination's device (gradient accumulation, an optimizer's step)."""
+    compute(device_of(dst), _add_into, (dst, src), {})
+
+
+def _add_into(xp, dst, src) -> None:
+    dst += src
 
 
 # CuPy's scatter_add uses CUDA's atomicAdd, which exists for these dtypes only.
