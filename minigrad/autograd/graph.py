@@ -200,9 +200,7 @@ class SavedTensor:
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         if self.tensor is None:  # the owner's own output, rebuilt
-            from ..tensor import Tensor
-
-            t = Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=self.output_nr)
+            t = _tensor.Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=self.output_nr)
             t._version_counter = self.counter
             return t
         return self.tensor
@@ -231,3 +229,7 @@ def _describe(tensor: Tensor, grad_fn: Node | None) -> str:
         # PyTorch 2.13 names the forward operation here: "Exp", not "ExpBackward0".
         text += f", which is output {tensor._output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())},"
     return text
+
+
+# Last: the tensor module imports the engine, which imports this module's classes.
+from .. import tensor as _tensor  # noqa: E402

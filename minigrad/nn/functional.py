@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from .. import backend
 from .. import functions as _F
 from ..factories import rand, zeros
 from ..tensor import Tensor
@@ -237,21 +238,22 @@ def _check_class_target(input: Tensor, target: Tensor) -> None:
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_F._legacy_name(target.dtype).capitalize()}"
         )
-    if input.ndim == 0:
+    shape, target_shape = input._data.shape, target._data.shape  # plain tuples: read every step
+    if not shape:
         raise ValueError("Expected 1 or more dimensions (got 0)")
-    if input.ndim == 1:
-        if target.ndim != 0:
+    if len(shape) == 1:
+        if target_shape:
             raise RuntimeError(
-                f"0D or 1D target tensor expected, multi-target not supported (a 1-D input of {input.shape[0]} "
-                f"classes takes a 0-D target, got shape {list(target.shape)})"
+                f"0D or 1D target tensor expected, multi-target not supported (a 1-D input of {shape[0]} "
+                f"classes takes a 0-D target, got shape {list(target_shape)})"
             )
         return
-    if target.ndim == 0 or input.shape[0] != target.shape[0]:
-        batch = target.shape[0] if target.ndim else 0
-        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({batch}).")
-    expected = (input.shape[0], *input.shape[2:])
-    if target.shape != expected:
-        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target.shape)}")
+    if not target_shape or shape[0] != target_shape[0]:
+        batch = target_shape[0] if target_shape else 0
+        raise ValueError(f"Expected input batch_size ({shape[0]}) to match target batch_size ({batch}).")
+    expected = (shape[0], *shape[2:])
+    if target_shape != expected:
+        raise RuntimeError(f"Expected target size {list(expected)}, got {list(target_shape)}")
 
 
 def nll_loss(
@@ -271,12 +273,12 @@ def nll_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(input, target)
-    classes = input.shape[0] if input.ndim == 1 else input.shape[1]
+    classes = input._data.shape[_F._class_axis(input.ndim)]
     if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
         )
-    if target.device != input.device:
+    if not backend.same_device((input._data, target._data)):
         raise RuntimeError(
             f"Expected all tensors to be on the same device, but found at least two devices, {input.device} and {target.device}!"
         )
