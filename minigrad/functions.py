@@ -835,13 +835,17 @@ def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors."""
     if input.ndim != 2 or mat2.ndim != 2:
         raise RuntimeError(f"mm: expected 2-D tensors, got {input.ndim}-D and {mat2.ndim}-D; use matmul for other shapes")
-    if input.shape[1] != mat2.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})"
-        )
+    _check_product(input, mat2)
     _matmul_dtype(input, mat2, "mm")
     return mm_op(input, mat2)
+
+
+def _check_product(mat1: Tensor, mat2: Tensor) -> tuple[int, int]:
+    """The shape of ``mat1 @ mat2`` (two 2-D tensors), or PyTorch's error when they don't fit."""
+    a, b = mat1._data.shape, mat2._data.shape  # plain tuples: cheaper than .shape, read every step
+    if a[1] != b[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a[0]}x{a[1]} and {b[0]}x{b[1]})")
+    return (a[0], b[1])
 
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
@@ -899,13 +903,12 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     """``input + mat1 @ mat2`` (what ``nn.Linear`` computes for a batch)."""
-    out_shape = (mat1.shape[0], mat2.shape[1])
-    if mat1.shape[1] != mat2.shape[0]:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x{mat1.shape[1]} and "
-            f"{mat2.shape[0]}x{mat2.shape[1]})"
-        )
-    broadcast_shapes(input.shape, out_shape)
+    for name, mat in (("mat1", mat1), ("mat2", mat2)):
+        if mat.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {mat.ndim}-D tensor")
+    out_shape = _check_product(mat1, mat2)
+    if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
+        broadcast_shapes(input._data.shape, out_shape)
     return addmm_op(input, mat1, mat2, dtype=_matmul_dtype(mat1, mat2, "addmm"))
 
 

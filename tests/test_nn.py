@@ -515,6 +515,25 @@ def test_linear_shape_error_matches_torch():
         tnn.Linear(2, 2)(torch.rand(4, 3))
 
 
+@pytest.mark.parametrize(
+    "shapes",
+    [((3,), (3,), (3, 3)), ((3,), (2, 3), (3,)), ((4,), (2, 3), (3, 3)), ((2, 1), (2, 3), (3, 3)), ((3,), (2, 3), (2, 3))],
+)
+def test_addmm_argument_errors_match_torch(shapes):
+    """addmm checks its arguments itself (quickly, it runs in every Linear): same errors as PyTorch."""
+    errors = []
+    for lib in (minigrad, torch):
+        try:
+            lib.addmm(*(lib.ones(*shape) for shape in shapes))
+            errors.append(None)
+        except RuntimeError as exc:
+            errors.append(str(exc).split(" ")[:2])
+    theirs_fail = errors[1] is not None
+    assert (errors[0] is not None) == theirs_fail
+    if errors[1] and errors[1][0] in ("mat1", "mat2"):  # the same words where PyTorch names a matrix
+        assert errors[0] == errors[1]
+
+
 # ---------------------------------------------------------------------------------------------- activations
 @pytest.mark.parametrize(
     "build",
