@@ -517,7 +517,13 @@ def test_linear_shape_error_matches_torch():
 
 @pytest.mark.parametrize(
     "shapes",
-    [((3,), (3,), (3, 3)), ((3,), (2, 3), (3,)), ((4,), (2, 3), (3, 3)), ((2, 1), (2, 3), (3, 3)), ((3,), (2, 3), (2, 3))],
+    [
+        ((3,), (3,), (3, 3)),
+        ((3,), (2, 3), (3,)),
+        ((4,), (2, 3), (3, 3)),
+        ((2, 1), (2, 3), (3, 3)),
+        ((3,), (2, 3), (2, 3)),
+    ],
 )
 def test_addmm_argument_errors_match_torch(shapes):
     """addmm checks its arguments itself (quickly, it runs in every Linear): same errors as PyTorch."""
