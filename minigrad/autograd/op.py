@@ -157,7 +157,10 @@ class OpNode(Node):
         grads = []
         for name, need, meta in zip(op.inputs, needs, self.input_meta):
             if need:
-                g = op.rules[name](*[grad if k == "grad" else read(k) for k in op.reads[name]])
+                args = []  # a plain loop, not a comprehension: see __init__
+                for k in op.reads[name]:
+                    args.append(grad if k == "grad" else read(k))
+                g = op.rules[name](*args)
                 grads.append(g if g._data.shape == meta[0] and g._data.dtype == meta[1] else _fit(g, meta))
             else:
                 grads.append(None)
