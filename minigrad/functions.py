@@ -737,8 +737,13 @@ def mean(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
 
 
+_LEGACY_NAMES = {"float64": "Double", "float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
 def _legacy_name(dtype: dtypes.dtype) -> str:
-    return {"int64": "Long", "int32": "Int", "bool": "Bool", "int16": "Short", "int8": "Char", "uint8": "Byte"}.get(dtype.name, dtype.name)
+    """PyTorch's scalar-type name in error messages ('Float', 'Long', ...)."""
+    return _LEGACY_NAMES[dtype.name]
 
 
 return_types_max = collections.namedtuple("max", ["values", "indices"])
@@ -906,10 +911,16 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     for name, mat in (("mat1", mat1), ("mat2", mat2)):
         if mat.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {mat.ndim}-D tensor")
+    for name, other in (("self", input), ("mat1", mat1)):  # no promotion here, as in PyTorch
+        if other.dtype is not mat2.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got {_legacy_name(other.dtype)} "
+                f"and {_legacy_name(mat2.dtype)}"
+            )
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         broadcast_shapes(input._data.shape, out_shape)
-    return addmm_op(input, mat1, mat2, dtype=_matmul_dtype(mat1, mat2, "addmm"))
+    return addmm_op(input, mat1, mat2)
 
 
 def _infer_shape(shape, numel: int) -> tuple[int, ...]:

@@ -516,28 +516,32 @@ def test_linear_shape_error_matches_torch():
 
 
 @pytest.mark.parametrize(
-    "shapes",
+    "shapes, dtypes",
     [
-        ((3,), (3,), (3, 3)),
-        ((3,), (2, 3), (3,)),
-        ((4,), (2, 3), (3, 3)),
-        ((2, 1), (2, 3), (3, 3)),
-        ((3,), (2, 3), (2, 3)),
+        (((3,), (3,), (3, 3)), ()),
+        (((3,), (2, 3), (3,)), ()),
+        (((4,), (2, 3), (3, 3)), ()),
+        (((2, 1), (2, 3), (3, 3)), ()),
+        (((3,), (2, 3), (2, 3)), ()),
+        (((3,), (2, 3), (3, 3)), ("float64", "float32", "float32")),
+        (((3,), (2, 3), (3, 3)), ("float32", "float64", "float32")),
+        (((3,), (2, 3), (3, 3)), ("float32", "float32", "float64")),
+        (((3,), (2, 3), (3, 3)), ("int64", "int64", "int64")),
     ],
 )
-def test_addmm_argument_errors_match_torch(shapes):
-    """addmm checks its arguments itself (quickly, it runs in every Linear): same errors as PyTorch."""
-    errors = []
+def test_addmm_argument_errors_match_torch(shapes, dtypes):
+    """addmm checks its arguments itself (quickly, it runs in every Linear): same errors as PyTorch,
+    and no promotion (a float64 bias with float32 matrices is an error)."""
+    outcomes = []
     for lib in (minigrad, torch):
+        args = [lib.ones(*shape, dtype=getattr(lib, d)) for shape, d in zip(shapes, dtypes or ["float32"] * 3)]
         try:
-            lib.addmm(*(lib.ones(*shape) for shape in shapes))
-            errors.append(None)
+            outcomes.append(str(lib.addmm(*args).dtype))
         except RuntimeError as exc:
-            errors.append(str(exc).split(" ")[:2])
-    theirs_fail = errors[1] is not None
-    assert (errors[0] is not None) == theirs_fail
-    if errors[1] and errors[1][0] in ("mat1", "mat2"):  # the same words where PyTorch names a matrix
-        assert errors[0] == errors[1]
+            outcomes.append(str(exc).split(" shapes ")[0].split(" must ")[0])
+    if "The size" in outcomes[0] and "The expanded size" in outcomes[1]:
+        return  # a bias of the wrong size: PyTorch's words come from expand, ours from broadcasting
+    assert outcomes[0] == outcomes[1]
 
 
 # ---------------------------------------------------------------------------------------------- activations
@@ -763,6 +767,16 @@ def test_loss_argument_errors_have_torch_types_and_messages(call):
         call(minigrad, F)
     first_words = " ".join(str(theirs.value).split()[:3])
     assert first_words in str(ours.value)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bool"])
+def test_nll_loss_target_dtype_error_names_the_dtype_as_torch(dtype):
+    messages = []
+    for lib, f in ((minigrad, F), (torch, tfun)):
+        with pytest.raises(RuntimeError) as error:
+            f.nll_loss(lib.zeros(2, 3), lib.zeros(2, dtype=getattr(lib, dtype)))
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]  # "... but got Float", not "Float32"
 
 
 # ---------------------------------------------------------------------------------------------- gradcheck

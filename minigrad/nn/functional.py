@@ -235,9 +235,7 @@ def mse_loss(
 
 def _check_class_target(input: Tensor, target: Tensor) -> None:
     if target.dtype.is_floating_point or target.dtype.name == "bool":
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_F._legacy_name(target.dtype).capitalize()}"
-        )
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_F._legacy_name(target.dtype)}")
     shape, target_shape = input._data.shape, target._data.shape  # plain tuples: read every step
     if not shape:
         raise ValueError("Expected 1 or more dimensions (got 0)")
