@@ -310,8 +310,8 @@ def cross_entropy(
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     if input.ndim == 0:
         raise ValueError("Expected 1 or more dimensions (got 0)")
-    class_dim = 0 if input.ndim == 1 else 1
-    classes = input.shape[class_dim]
+    class_dim = _F._class_axis(input.ndim)
+    classes = input._data.shape[class_dim]
     if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
             f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
@@ -321,7 +321,7 @@ def cross_entropy(
         None if weight is None else weight.reshape([classes if d == class_dim else 1 for d in range(input.ndim)])
     )
     logp = log_softmax(input, class_dim)
-    if target.shape == input.shape:
+    if target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:
             raise RuntimeError(
                 f"Expected floating point type for target with class probabilities, got {_F._legacy_name(target.dtype)}"
