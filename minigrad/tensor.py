@@ -300,7 +300,11 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:
-            return add_hook(self._own_hooks("_hooks"), hook)
+            handle = add_hook(self._own_hooks("_hooks"), hook)
+            node = self._accumulator() if self._accumulator is not None else None
+            if node is not None:  # a graph already leads here: its engine must now look for hooks
+                node._hooked = True
+            return handle
         hooks = self.grad_fn._own("_tensor_hooks").setdefault(self._output_nr, {})
         return add_hook(hooks, hook)
 

@@ -54,6 +54,19 @@ def test_hook_on_leaf_changes_what_accumulates():
     assert same(run)[1] == [10.0, 10.0]
 
 
+def test_hook_on_leaf_registered_after_the_forward_runs():
+    """The graph (and the leaf's AccumulateGrad) exists before the hook does: it still runs."""
+
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()  # builds x's AccumulateGrad node
+        x.register_hook(lambda g: g * 10)
+        y.backward()
+        return x.grad
+
+    assert same(run)[1] == [20.0, 40.0]
+
+
 def test_hook_on_non_leaf_changes_what_flows_on():
     def run(lib):
         x = lib.tensor([1.0, 2.0], requires_grad=True)

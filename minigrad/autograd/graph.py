@@ -109,12 +109,12 @@ class AccumulateGrad(Node):
     """The end of a path: adds the incoming gradient into ``variable.grad`` of a leaf."""
 
     _name = "AccumulateGrad"
-    _hooked = True  # the leaf's own hooks
 
     def __init__(self, variable: Tensor):
         super().__init__(())
         self.variable = variable
         self._sequence_nr = float("inf")  # PyTorch runs accumulation as soon as it is ready
+        self._hooked = bool(variable._hooks)  # the leaf's own hooks (register_hook sets it later)
 
     def tensor_hooks(self, output_nr: int):
         return self.variable._hooks.values()
