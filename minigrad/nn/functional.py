@@ -281,9 +281,10 @@ def nll_loss(
             f"Expected all tensors to be on the same device, but found at least two devices, {input.device} and {target.device}!"
         )
     values = target._data  # checked on the raw array: a loss is computed every step
-    bad = (values != ignore_index) & ((values < 0) | (values >= classes))
-    if bad.any():
-        raise IndexError(f"Target {int(values[bad].reshape(-1)[0])} is out of bounds.")
+    if values.size and (values.min() < 0 or values.max() >= classes):  # out of range, unless ignored
+        bad = (values != ignore_index) & ((values < 0) | (values >= classes))
+        if bad.any():
+            raise IndexError(f"Target {int(values[bad].reshape(-1)[0])} is out of bounds.")
     weights = None if weight is None else weight.detach().to(input.dtype)._data
     op = _ops.nll_loss2d_op if input.ndim >= 3 else _F.nll_loss_op
     return op(input, target=values, weight=weights, reduction=reduction, ignore_index=ignore_index)
