@@ -938,9 +938,10 @@ def _infer_shape(shape, numel: int) -> tuple[int, ...]:
 
 
 def _shape_args(shape) -> tuple:
-    if len(shape) == 1 and isinstance(shape[0], Sequence | Tensor):
-        shape = tuple(shape[0])
-    return tuple(int(s) for s in shape)
+    """A shape given as ``f(2, 3)`` or as ``f((2, 3))`` (a tuple, list, Size or tensor): ints."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list, Sequence, Tensor)):  # the builtins first: quicker
+        shape = shape[0]
+    return tuple(map(int, shape))
 
 
 def reshape(input: Tensor, *shape) -> Tensor:
@@ -1024,9 +1025,9 @@ def expand(input: Tensor, *sizes) -> Tensor:
             f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})"
         )
     lead = len(sizes) - input.ndim
-    shape = []
+    shape, own_shape = [], input._data.shape
     for i, s in enumerate(sizes):
-        own = input.shape[i - lead] if i >= lead else None
+        own = own_shape[i - lead] if i >= lead else None
         if s == -1:
             if own is None:
                 raise RuntimeError("expand: -1 is not allowed in a leading, non-existing dimension")
@@ -1037,10 +1038,7 @@ def expand(input: Tensor, *sizes) -> Tensor:
                 f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(input.shape)}"
             )
         shape.append(s)
-    shape = tuple(shape)
-    if shape == input.shape:
-        return expand_op(input, shape=shape)
-    return expand_op(input, shape=shape)
+    return expand_op(input, shape=tuple(shape))
 
 
 def sum_to_size(input: Tensor, *size) -> Tensor:
