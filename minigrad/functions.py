@@ -116,7 +116,12 @@ min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gath
 norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _norm(xp, self, p, dim, keepdim),
              self=lambda grad, self, result, p, dim, keepdim: _norm_backward(grad, self, result, p, dim, keepdim))
 softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, dim),
-                self=lambda grad, result, dim: result * (grad - (grad * result).sum(dim, keepdim=True)))
+                self=lambda grad, result, dim: softmax_backward_op(grad, result, dim=dim))
+# output * (grad - (grad * output).sum(dim)): softmax's backward as one op, as PyTorch's
+# _softmax_backward_data; its own rules are PyTorch's (softmax_double_backward for output).
+softmax_backward_op = Op("SoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True)),
+                         grad_output=lambda grad, output, dim: softmax_backward_op(grad, output, dim=dim),
+                         output=lambda grad, grad_output, output, dim: grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad - grad_output * (output * grad).sum(dim, keepdim=True))
 log_softmax_op = Op("LogSoftmaxBackward0", lambda xp, self, *, dim: _log_softmax(xp, self, dim),
                     self=lambda grad, result, dim: log_softmax_backward_op(grad, result, dim=dim))
 # grad - exp(output) * grad.sum(dim): the backward of log_softmax as one op, as PyTorch's

@@ -390,9 +390,10 @@ def test_grad_of_outputs_where_one_lies_below_another():
 
 
 def test_fused_backward_ops_match_pytorch():
-    # relu and log_softmax differentiate through one op each, as PyTorch's threshold_backward and
-    # _log_softmax_backward_data: same values (0, not nan, where relu's input is negative and
-    # the gradient is inf), same node names, and they can be differentiated again.
+    # relu, log_softmax and softmax differentiate through one op each, as PyTorch's
+    # threshold_backward, _log_softmax_backward_data and _softmax_backward_data: same values (0,
+    # not nan, where relu's input is negative and the gradient is inf), same node names, and they
+    # can be differentiated again.
     def run(lib):
         x = lib.tensor([[0.5, -1.0, 2.0], [3.0, -0.2, 0.1]], requires_grad=True)
         w = lib.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
@@ -400,7 +401,9 @@ def test_fused_backward_ops_match_pytorch():
         (relu_inf,) = lib.autograd.grad(lib.relu(x), x, inf)
         (g1,) = lib.autograd.grad((lib.relu(x) ** 2 * w).sum(), x, create_graph=True)
         (g2,) = lib.autograd.grad((lib.nn.functional.log_softmax(x, 1) * w).sum(), x, create_graph=True)
-        return relu_inf, g1.grad_fn.name(), g2.grad_fn.name(), lib.autograd.grad((g1 * g1 + g2 * g2).sum(), x)
+        (g3,) = lib.autograd.grad((lib.softmax(x, 0) * w).sum(), x, create_graph=True)
+        names = [g.grad_fn.name() for g in (g1, g2, g3)]
+        return relu_inf, names, lib.autograd.grad((g1 * g1 + g2 * g2 + g3 * g3 * w).sum(), x)
 
     same(run)
 
