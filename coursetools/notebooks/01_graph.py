@@ -1,7 +1,7 @@
 # ruff: noqa: N999 - the module is named after its notebook, 01_graph
 """Assignment 01: tensors, requires_grad, grad_fn, next_functions, AccumulateGrad, drawing the graph."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, md, mistake, question, setup, tests, written
 
 # The code of exercise 1, shown to the student and re-run by the hidden tests.
 EX1_CODE = """
@@ -62,16 +62,7 @@ CELLS = [
         drawings) it runs unchanged with `import torch`.
         """,
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ requires_grad
     md(
         "rg_intro",

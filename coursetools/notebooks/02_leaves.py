@@ -1,7 +1,7 @@
 # ruff: noqa: N999 - the module is named after its notebook, 02_leaves
 """Assignment 02: leaves, why only they get .grad, the NoneType bug, retain_grad, casts."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 EX1_CODE = """
 a = torch.ones(2)
@@ -56,23 +56,10 @@ CELLS = [
         - keep the gradient of an intermediate result with `retain_grad()`;
         - see why a dtype conversion or a move to the GPU creates a non-leaf;
         - tell `requires_grad` and `is_leaf` apart.
-
-        **Time:** about 50 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests check more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(50),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ what is a leaf
     md(
         "leaf_rules",

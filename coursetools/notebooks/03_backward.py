@@ -2,7 +2,7 @@
 """Assignment 03: backward() on scalars and non-scalars, vector-Jacobian products, accumulation,
 retain_graph, autograd.grad."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 EX1_CODE = """
 x = torch.tensor([2.0, -1.0], requires_grad=True)
@@ -82,23 +82,10 @@ CELLS = [
         - explain why `.grad` accumulates, and clear it;
         - use `retain_graph` when a graph must be walked twice;
         - compute gradients with `torch.autograd.grad`.
-
-        **Time:** about 55 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests check more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(55),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ scalar
     md(
         "scalar_intro",

@@ -2,7 +2,7 @@
 """Assignment 04: tensor hooks on leaves and non-leaves, handles, clipping, debugging gradient flow,
 retain_grad as a hook, post-accumulate hooks, the backward player."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 EX1_CODE = """
 v = torch.tensor([1.0, -1.0], requires_grad=True)
@@ -60,23 +60,10 @@ CELLS = [
         - see `retain_grad()` as a hook, and rebuild it;
         - run code right after a leaf's `.grad` is updated (post-accumulate hooks);
         - watch hooks fire, step by step, with the backward player.
-
-        **Time:** about 60 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests check more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(60),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ leaf hooks
     md(
         "leaf_intro",

@@ -2,7 +2,7 @@
 """Assignment 05: weight updates, grad modes, detach and .data, in-place operations and the
 version counter, training by hand and with minigrad.optim.SGD."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 EX1_CODE = """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -130,23 +130,10 @@ CELLS = [
         - tell `detach()` and `.data` apart, and see a `detach()` change what training finds;
         - read the version counter, and recognise both in-place errors;
         - train a neuron and a linear regression by hand, then with `minigrad.optim.SGD`.
-
-        **Time:** about 60 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests check more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(60),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ the broken update
     md(
         "broken_intro",

@@ -2,7 +2,7 @@
 """Assignment 06: create_graph, gradients of gradients, Hessian-vector products, Hessians, Newton's
 method, gradient penalties, retain_graph versus create_graph."""
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 # Case name -> code; each case runs on its own after EX5_START.
 EX5_START = """
@@ -142,23 +142,10 @@ CELLS = [
         - take a Newton step;
         - train with a gradient penalty, a loss built from a gradient;
         - tell `retain_graph` and `create_graph` apart.
-
-        **Time:** about 60 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests check more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(60),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup(),
     # ------------------------------------------------------------------ create_graph
     md(
         "create_intro",

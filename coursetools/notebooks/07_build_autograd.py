@@ -5,7 +5,7 @@ without recursion, and a backward pass with accumulation, leaves, retain_grad an
 
 import textwrap
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, setup, tests, written
 
 
 def _lines(*parts: str) -> str:
@@ -155,24 +155,10 @@ CELLS = [
         - write the two halves of a backward engine: an order in which to visit the nodes (no
           recursion: it must cope with 50,000 of them), and the pass itself, with gradients that
           add up where paths meet, `.grad` only on leaves, `retain_grad` and hooks.
-
-        **Time:** about 60 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests try more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(60),
     ),
-    code(
-        "setup",
-        """
-        import minigrad as torch
-        from minigrad import viz
-        from coursetools.engine_checks import to_minigrad
-
-        torch.manual_seed(0)  # the same "random" numbers on every run
-        print("minigrad", torch.__version__)
-        """,
-    ),
+    setup("from coursetools.engine_checks import to_minigrad"),
     # ------------------------------------------------------------------ rules
     md(
         "rules_intro",

@@ -5,7 +5,7 @@ code on a GPU where there is one."""
 
 import textwrap
 
-from . import answer, code, md, mistake, question, tests, written
+from . import answer, code, how_to_work, md, mistake, question, tests, written
 
 # Exercise 2: the model whose graph the student reasons about.
 EX2_CODE = """
@@ -75,12 +75,8 @@ CELLS = [
         - write a training step and an accuracy function;
         - train, plot the loss, and reach at least 90 % accuracy on images the model never saw;
         - draw the graph of one training step, and run the same code on a GPU where there is one.
-
-        **Time:** about 45 minutes. Run the cells in order; replace each
-        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
-        hidden tests try more cases when the notebook is graded. Finish with
-        *Kernel → Restart Kernel and Run All Cells*.
         """,
+        how_to_work(45),
     ),
     code(
         "setup",

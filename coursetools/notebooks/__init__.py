@@ -79,14 +79,31 @@ def _nbgrader(name: str, *, solution: bool, grade: bool, locked: bool, points: f
     return meta
 
 
-def md(name: str, text: str) -> Cell:
-    """An explanation (markdown) cell."""
-    return Cell("markdown", name, _text(text))
+def md(name: str, *parts: str) -> Cell:
+    """An explanation (markdown) cell: ``parts`` are paragraphs, each dedented on its own."""
+    return Cell("markdown", name, "\n\n".join(_text(p) for p in parts))
 
 
 def code(name: str, source: str) -> Cell:
     """A demo code cell the student runs (and may change)."""
     return Cell("code", name, _text(source))
+
+
+def how_to_work(minutes: int) -> str:
+    """The paragraph that ends a notebook's introduction (from the second notebook on)."""
+    return f"""
+        **Time:** about {minutes} minutes. Run the cells in order; replace each
+        `raise NotImplementedError()` with your answer; the test cell after it gives feedback, and
+        hidden tests check more cases when the notebook is graded. Finish with
+        *Kernel → Restart Kernel and Run All Cells*.
+        """
+
+
+def setup(*imports: str) -> Cell:
+    """The first code cell: minigrad as ``torch``, ``viz``, any further ``imports``, a fixed seed."""
+    lines = ["import minigrad as torch", "from minigrad import viz", *imports]
+    seed = 'torch.manual_seed(0)  # the same "random" numbers on every run\nprint("minigrad", torch.__version__)'
+    return Cell("code", "setup", "\n".join(lines) + "\n\n" + seed)
 
 
 def answer(name: str, source: str, *, alternatives: tuple[str, ...] = (), mistakes: tuple[Mistake, ...] = ()) -> Cell:
