@@ -9,11 +9,14 @@ class dtype:  # noqa: N801 - PyTorch's name
     It prints as ``torch.float32`` so that printed tensors read exactly like PyTorch's.
     """
 
-    __slots__ = ("name", "array_name", "is_floating_point", "is_signed", "itemsize", "_rank")
+    __slots__ = ("name", "array_name", "legacy_name", "is_floating_point", "is_signed", "itemsize", "_rank")
 
-    def __init__(self, name: str, array_name: str, floating: bool, signed: bool, itemsize: int, rank: int):
+    def __init__(
+        self, name: str, array_name: str, legacy_name: str, floating: bool, signed: bool, itemsize: int, rank: int
+    ):
         self.name = name
         self.array_name = array_name  # the NumPy/CuPy name, used only by the backend
+        self.legacy_name = legacy_name  # PyTorch's older name, in messages: "Float", "FloatTensor"
         self.is_floating_point = floating
         self.is_signed = signed
         self.itemsize = itemsize
@@ -26,15 +29,15 @@ class dtype:  # noqa: N801 - PyTorch's name
         return self.name
 
 
-bool = dtype("bool", "bool", False, False, 1, 0)  # noqa: A001 - PyTorch's name
-uint8 = dtype("uint8", "uint8", False, False, 1, 1)
-int8 = dtype("int8", "int8", False, True, 1, 2)
-int16 = dtype("int16", "int16", False, True, 2, 3)
-int32 = dtype("int32", "int32", False, True, 4, 4)
-int64 = dtype("int64", "int64", False, True, 8, 5)
-float16 = dtype("float16", "float16", True, True, 2, 6)
-float32 = dtype("float32", "float32", True, True, 4, 7)
-float64 = dtype("float64", "float64", True, True, 8, 8)
+bool = dtype("bool", "bool", "Bool", False, False, 1, 0)  # noqa: A001 - PyTorch's name
+uint8 = dtype("uint8", "uint8", "Byte", False, False, 1, 1)
+int8 = dtype("int8", "int8", "Char", False, True, 1, 2)
+int16 = dtype("int16", "int16", "Short", False, True, 2, 3)
+int32 = dtype("int32", "int32", "Int", False, True, 4, 4)
+int64 = dtype("int64", "int64", "Long", False, True, 8, 5)
+float16 = dtype("float16", "float16", "Half", True, True, 2, 6)
+float32 = dtype("float32", "float32", "Float", True, True, 4, 7)
+float64 = dtype("float64", "float64", "Double", True, True, 8, 8)
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
 _BY_ARRAY_NAME = {d.array_name: d for d in ALL}

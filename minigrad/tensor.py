@@ -578,8 +578,8 @@ class Tensor:
             )
         if dtypes._category(result.dtype) > dtypes._category(self.dtype):
             raise RuntimeError(
-                f"result type {_legacy_type_name(result).split('.')[-1].replace('Tensor', '')} can't be cast to "
-                f"the desired output type {_legacy_type_name(self).split('.')[-1].replace('Tensor', '')}"
+                f"result type {result.dtype.legacy_name} can't be cast to "
+                f"the desired output type {self.dtype.legacy_name}"
             )
         try:
             backend.assign(self._data, result._data)
@@ -895,18 +895,8 @@ class _nullcontext:  # noqa: N801
 
 
 def _legacy_type_name(t: Tensor) -> str:
-    kind = {
-        "float32": "FloatTensor",
-        "float64": "DoubleTensor",
-        "float16": "HalfTensor",
-        "int64": "LongTensor",
-        "int32": "IntTensor",
-        "int16": "ShortTensor",
-        "int8": "CharTensor",
-        "uint8": "ByteTensor",
-        "bool": "BoolTensor",
-    }[t.dtype.name]
-    return ("torch.cuda." if t.is_cuda else "torch.") + kind
+    """PyTorch's older name for a tensor's type, e.g. ``torch.FloatTensor``."""
+    return ("torch.cuda." if t.is_cuda else "torch.") + t.dtype.legacy_name + "Tensor"
 
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:

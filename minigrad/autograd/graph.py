@@ -214,16 +214,7 @@ class SavedTensor:
 
 
 def _describe(tensor: Tensor, grad_fn: Node | None) -> str:
-    kind = {
-        "float32": "FloatTensor",
-        "float64": "DoubleTensor",
-        "float16": "HalfTensor",
-        "int64": "LongTensor",
-        "int32": "IntTensor",
-        "bool": "BoolTensor",
-    }.get(tensor.dtype.name, tensor.dtype.name)
-    prefix = "torch.cuda." if tensor.device.type == "cuda" else "torch."
-    text = f"[{prefix}{kind} [{', '.join(map(str, tensor.shape))}]]"
+    text = f"[{_tensor._legacy_type_name(tensor)} [{', '.join(map(str, tensor.shape))}]]"
     grad_fn = grad_fn if grad_fn is not None else tensor.grad_fn
     if grad_fn is not None:
         # PyTorch 2.13 names the forward operation here: "Exp", not "ExpBackward0".
