@@ -299,11 +299,6 @@ def common_device(arrays, op_name: str) -> device:
 CPU_ARRAY = numpy.ndarray  # `type(a) is CPU_ARRAY`: the quickest test, for paths every operation takes
 
 
-def on_cpu(array) -> bool:
-    """True for a NumPy array (the quick test on paths every operation takes)."""
-    return type(array) is numpy.ndarray
-
-
 def same_device(arrays) -> bool:
     """True when every array is on the same device."""
     first = device_of(arrays[0])

@@ -183,11 +183,9 @@ class SavedTensor:
         if self.counter is None:
             raise RuntimeError(FREED_MESSAGE)
         if self.counter.value != self.version:
-            from ..tensor import Tensor
-
             # A saved input is described as it is now (PyTorch names its current grad_fn).
             if self.tensor is None:
-                description = _describe(Tensor._make(self.data, output_nr=self.output_nr), owner)
+                description = _describe(_tensor.Tensor._make(self.data, output_nr=self.output_nr), owner)
             else:
                 description = _describe(self.tensor, None)
             raise RuntimeError(
