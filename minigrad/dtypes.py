@@ -9,14 +9,14 @@ class dtype:  # noqa: N801 - PyTorch's name
     It prints as ``torch.float32`` so that printed tensors read exactly like PyTorch's.
     """
 
-    __slots__ = ("name", "array_name", "legacy_name", "is_floating_point", "is_signed", "itemsize", "_rank")
+    __slots__ = ("name", "array_name", "_legacy_name", "is_floating_point", "is_signed", "itemsize", "_rank")
 
     def __init__(
         self, name: str, array_name: str, legacy_name: str, floating: bool, signed: bool, itemsize: int, rank: int
     ):
         self.name = name
         self.array_name = array_name  # the NumPy/CuPy name, used only by the backend
-        self.legacy_name = legacy_name  # PyTorch's older name, in messages: "Float", "FloatTensor"
+        self._legacy_name = legacy_name  # PyTorch's older name, in messages: "Float", "FloatTensor"
         self.is_floating_point = floating
         self.is_signed = signed
         self.itemsize = itemsize

@@ -735,7 +735,7 @@ def mean(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if not input.dtype.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {input.dtype.legacy_name}. Convert it first, e.g. x.float().mean()"
+            f"complex dtype. Got: {input.dtype._legacy_name}. Convert it first, e.g. x.float().mean()"
         )
     if dim is None:
         return mean_op(input)
@@ -805,7 +805,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
         raise NotImplementedError(f"norm(p={p!r}) is not supported by minigrad; use p=1, 2 or inf")
     if not input.dtype.is_floating_point:
         raise RuntimeError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype.legacy_name}"
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}"
         )
     dims = None if dim is None else _dims(dim, input.ndim)
     return norm_op(input, p=p, dim=dims, keepdim=keepdim)
@@ -910,8 +910,8 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     for name, other in (("self", input), ("mat1", mat1)):  # no promotion here, as in PyTorch
         if other.dtype is not mat2.dtype:
             raise RuntimeError(
-                f"{name} and mat2 must have the same dtype, but got {other.dtype.legacy_name} "
-                f"and {mat2.dtype.legacy_name}"
+                f"{name} and mat2 must have the same dtype, but got {other.dtype._legacy_name} "
+                f"and {mat2.dtype._legacy_name}"
             )
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row

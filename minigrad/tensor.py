@@ -578,8 +578,8 @@ class Tensor:
             )
         if dtypes._category(result.dtype) > dtypes._category(self.dtype):
             raise RuntimeError(
-                f"result type {result.dtype.legacy_name} can't be cast to "
-                f"the desired output type {self.dtype.legacy_name}"
+                f"result type {result.dtype._legacy_name} can't be cast to "
+                f"the desired output type {self.dtype._legacy_name}"
             )
         try:
             backend.assign(self._data, result._data)
@@ -896,7 +896,7 @@ class _nullcontext:  # noqa: N801
 
 def _legacy_type_name(t: Tensor) -> str:
     """PyTorch's older name for a tensor's type, e.g. ``torch.FloatTensor``."""
-    return ("torch.cuda." if t.is_cuda else "torch.") + t.dtype.legacy_name + "Tensor"
+    return ("torch.cuda." if t.is_cuda else "torch.") + t.dtype._legacy_name + "Tensor"
 
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:

@@ -235,7 +235,7 @@ def mse_loss(
 
 def _check_class_target(input: Tensor, target: Tensor) -> None:
     if target.dtype.is_floating_point or target.dtype.name == "bool":
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype.legacy_name}")
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy_name}")
     shape, target_shape = input._data.shape, target._data.shape  # plain tuples: read every step
     if not shape:
         raise ValueError("Expected 1 or more dimensions (got 0)")
@@ -325,7 +325,7 @@ def cross_entropy(
     if target._data.shape == input._data.shape:
         if not target.dtype.is_floating_point:
             raise RuntimeError(
-                f"Expected floating point type for target with class probabilities, got {target.dtype.legacy_name}"
+                f"Expected floating point type for target with class probabilities, got {target.dtype._legacy_name}"
             )
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
