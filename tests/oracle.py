@@ -99,6 +99,17 @@ def same_error(fn: Snippet, *words: str) -> BaseException:
     return errors[0]
 
 
+def same_opening(fn: Snippet, words: int = 3) -> BaseException:
+    """``fn(torch)`` raises; ``fn(minigrad)`` raises that exception type too, and its message holds
+    the first ``words`` words of PyTorch's (minigrad may add a hint after them). Returns minigrad's."""
+    with pytest.raises(Exception) as theirs:
+        fn(torch)
+    with pytest.raises(type(theirs.value)) as ours:
+        fn(minigrad)
+    assert " ".join(str(theirs.value).split()[:words]) in str(ours.value)
+    return ours.value
+
+
 def cpu_repr(t, text: str | None = None) -> str:
     """``repr(t)`` (or ``text``) as it reads on the CPU: a one-line GPU repr without its device, so
     a GPU run can be compared with PyTorch's CPU output. The device must be shown, as PyTorch does."""
