@@ -101,9 +101,8 @@ def how_to_work(minutes: int) -> str:
 
 def setup(*imports: str) -> Cell:
     """The first code cell: minigrad as ``torch``, ``viz``, any further ``imports``, a fixed seed."""
-    lines = ["import minigrad as torch", "from minigrad import viz", *imports]
-    seed = 'torch.manual_seed(0)  # the same "random" numbers on every run\nprint("minigrad", torch.__version__)'
-    return Cell("code", "setup", "\n".join(lines) + "\n\n" + seed)
+    seed = ['torch.manual_seed(0)  # the same "random" numbers on every run', 'print("minigrad", torch.__version__)']
+    return code("setup", "\n".join(["import minigrad as torch", "from minigrad import viz", *imports, "", *seed]))
 
 
 def answer(name: str, source: str, *, alternatives: tuple[str, ...] = (), mistakes: tuple[Mistake, ...] = ()) -> Cell:
