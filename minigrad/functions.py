@@ -311,21 +311,25 @@ def _reduce(xp, a, reduction):
 
 def _nll(xp, logp, target, weight, reduction, ignore_index):
     w = _nll_weights(xp, target, weight, ignore_index, logp.dtype)
-    safe = xp.where(w != 0, target, 0)  # an ignored target picks class 0, with weight 0
-    losses = -_pick(xp, logp, safe) * w
+    if w is None:  # every target counts once
+        losses, total = -_pick(xp, logp, target), target.size
+    else:
+        safe = xp.where(w != 0, target, 0)  # an ignored target picks class 0, with weight 0
+        losses, total = -_pick(xp, logp, safe) * w, w.sum()
     if reduction == "none":
         return losses
     if reduction == "sum":
         return xp.asarray(losses.sum(), dtype=logp.dtype)
-    total = w.sum()  # 0 when every target is ignored: the mean is nan, as in PyTorch (no 0/0 warning)
+    # total is 0 when every target is ignored: the mean is nan, as in PyTorch (no 0/0 warning)
     return xp.asarray(losses.sum() / total if total != 0 else xp.nan, dtype=logp.dtype)
 
 
 def _nll_weights(xp, target, weight, ignore_index, dtype):
-    """Each target's weight: its class's ``weight`` (1 without one), 0 where it is ``ignore_index``."""
+    """Each target's weight: its class's ``weight`` (1 without one), 0 where it is ``ignore_index``;
+    None when every target counts once (no ``weight``, none ignored: the common case, kept quick)."""
     kept = target != ignore_index
     if weight is None:
-        return kept.astype(dtype)
+        return None if kept.all() else kept.astype(dtype)
     return xp.where(kept, weight[xp.where(kept, target, 0)], 0).astype(dtype)
 
 
@@ -435,17 +439,21 @@ def _mse_grad(grad, self, target, reduction):
 
 
 def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
-    xp = backend.xp(grad.device)
-    w = _nll_weights(xp, target, weight, ignore_index, backend.array_dtype(grad.dtype))
-    if reduction == "mean":
-        total = w.sum()
-        if total != 0:  # all ignored: zero gradient, as in PyTorch
-            w = w / total
+    xp, dtype = backend.xp(grad.device), backend.array_dtype(grad.dtype)
+    w = _nll_weights(xp, target, weight, ignore_index, dtype)
+    if w is None:  # every target counts once
+        w = xp.full(target.shape, 1 / target.size if reduction == "mean" and target.size else 1, dtype=dtype)
+    else:
+        if reduction == "mean":
+            total = w.sum()
+            if total != 0:  # all ignored: zero gradient, as in PyTorch
+                w = w / total
+        target = xp.where(w != 0, target, 0)  # an ignored target marks class 0, with weight 0
     # -weight at each target's class, 0 elsewhere: one constant, so backward is one product.
     axis = _class_axis(len(shape))
     if len(shape) == 2:  # the common case: plain indexing is the fastest (as in _pick)
-        scale = xp.zeros(shape, dtype=w.dtype)
-        scale[xp.arange(shape[0]), xp.where(w != 0, target, 0)] = -w
+        scale = xp.zeros(shape, dtype=dtype)
+        scale[xp.arange(shape[0]), target] = -w
     else:
         classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
         scale = (classes == xp.expand_dims(target, axis)) * -xp.expand_dims(w, axis)

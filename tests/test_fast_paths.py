@@ -3,7 +3,8 @@
 - ``.grad`` takes a gradient without copying it only when nothing else can see its memory:
   a gradient the user passed in, kept from a hook, or sent to two leaves is always copied.
 - ``add_`` without autograd updates the array in place (an optimizer's step).
-- ``nll_loss`` picks and scatters with plain indexing in every input rank.
+- ``nll_loss`` picks and scatters with plain indexing in every input rank, and counts each target
+  once without a weight or an ignored target.
 """
 
 import numpy as np
@@ -157,23 +158,28 @@ def test_add_in_place_through_a_view_and_with_broadcasting(lib):
 
 
 # ---------------------------------------------------------------------------------------------- nll_loss
+@pytest.mark.parametrize("weighted", [True, False], ids=["weight", "no-weight"])
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 @pytest.mark.parametrize(
     "shape, target",
     [
         ((4,), 2),  # one sample: a 0-d target
         ((3, 4), [0, 3, -100]),
+        ((3, 4), [0, 3, 3]),  # none ignored: without a weight, every target counts once (quicker)
+        ((0, 4), []),  # an empty batch
         ((2, 4, 3), [[0, 1, 3], [2, -100, 0]]),
+        ((2, 4, 3), [[0, 1, 3], [2, 2, 0]]),
     ],
 )
-def test_nll_loss_in_every_rank_matches_torch(shape, target, reduction):
+def test_nll_loss_in_every_rank_matches_torch(shape, target, reduction, weighted):
     logp = np.log(np.random.default_rng(1).dirichlet(np.ones(4), size=int(np.prod(shape)) // 4))
     logp = np.moveaxis(logp.reshape(*shape[:1], *shape[2:], 4), -1, 1) if len(shape) > 1 else logp.reshape(4)
     weight = np.array([0.5, 1.0, 2.0, 1.5])
     results = []
     for lib in (minigrad, torch):
         x = lib.tensor(logp, requires_grad=True)
-        loss = lib.nn.functional.nll_loss(x, lib.tensor(target), weight=lib.tensor(weight), reduction=reduction)
+        w = lib.tensor(weight) if weighted else None
+        loss = lib.nn.functional.nll_loss(x, lib.tensor(target, dtype=lib.int64), weight=w, reduction=reduction)
         loss.backward(lib.ones_like(loss) * 1.5)
         results.append((loss.detach().numpy(), x.grad.numpy()))
     for ours, theirs in zip(*results):
