@@ -6,7 +6,7 @@ Every test cell starts with::
     guard()
 
 and then states what it expects with :func:`check`, :func:`check_close`, :func:`check_equal` and
-:func:`check_raises`. Each helper raises ``AssertionError`` with a message the student can act on.
+:func:`check_raises` (and :func:`is_number` for an answer's form). Each helper raises ``AssertionError`` with a message the student can act on.
 
 :func:`guard` makes faked answers earn nothing: it fails when the code of ``minigrad`` or of these
 helpers was changed in the running kernel (monkeypatched methods, replaced functions, edited code
@@ -33,7 +33,7 @@ import sys
 import types
 from collections.abc import Callable
 
-__all__ = ["check", "check_close", "check_equal", "check_raises", "guard"]
+__all__ = ["check", "check_close", "check_equal", "check_raises", "guard", "is_number"]
 
 _PACKAGES = ("minigrad", "coursetools")
 
@@ -152,9 +152,19 @@ def _plain(value, what: str):
     raise AssertionError(f"{what}: expected a tensor, a number or a list, got {kind.__name__}")
 
 
-_NUMPY_TYPES = frozenset(
-    ("ndarray", "bool", "bool_", "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8")
-)
+_NUMPY_NUMBERS = frozenset(("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8"))
+_NUMPY_TYPES = _NUMPY_NUMBERS | {"ndarray", "bool", "bool_"}
+
+
+def is_number(value) -> bool:
+    """True for a number as the checks read one: an int, a float or a NumPy number such as
+    ``np.float32(1.5)`` (so an answer computed with NumPy counts); not a bool, a tensor or a list.
+
+    >>> is_number(1.5), is_number(True), is_number([1.5])
+    (True, False, False)
+    """
+    kind = type(value)
+    return kind in (int, float) or (kind.__module__ == "numpy" and kind.__name__ in _NUMPY_NUMBERS)
 
 
 def _tensor_class():

@@ -237,3 +237,12 @@ def test_seeded_reference_is_used_only_while_the_files_are_unchanged():
         guard()
     finally:
         checks._fresh.clear()
+
+
+def test_is_number_accepts_numpy_numbers_but_not_bools_tensors_or_lists():
+    import numpy as np
+
+    from coursetools.checks import is_number
+
+    assert all(is_number(v) for v in (1, 1.5, np.float32(1.5), np.float64(2.0), np.int64(3)))
+    assert not any(is_number(v) for v in (True, np.bool_(True), "1", None, [1.0], minigrad.tensor(1.0), np.ones(1)))

@@ -211,6 +211,15 @@ CELLS = [
         vjp_answer = [1.0, 10.0]
         ### END SOLUTION
         """,
+        alternatives=[
+            # Computed with NumPy: its numbers (np.float32 here) count as numbers.
+            """
+            import numpy as np
+
+            jacobian = np.array([[-1.0, 2.0], [1.0, 3.0], [0.0, -2.0]], dtype=np.float32)
+            vjp_answer = list(np.array([1.0, 2.0, -1.0], dtype=np.float32) @ jacobian)
+            """
+        ],
         mistakes=[mistake("vjp_answer = [-1.0, 2.0]", ["ex1_hidden"])],
     ),
     tests(
@@ -222,8 +231,8 @@ CELLS = [
             f"vjp_answer should be a list of two numbers (x.grad has two elements), got {vjp_answer!r}",
         )
         check(
-            all(type(v) in (int, float) for v in vjp_answer),
-            f"the entries of vjp_answer should be plain numbers, got {vjp_answer!r}",
+            all(is_number(v) for v in vjp_answer),
+            f"the entries of vjp_answer should be numbers (a tensor's .item() gives one), got {vjp_answer!r}",
         )
         print("vjp_answer has the right form. The graded tests check whether it is right.")
         """,
@@ -330,6 +339,15 @@ CELLS = [
         second_grad = [4.0, 1.0]
         ### END SOLUTION
         """,
+        alternatives=[
+            """
+            import numpy as np
+
+            a = np.array([1.0, 2.0])
+            first_grad = list(4 + 2 * a)  # np.float64 numbers
+            second_grad = (2 * a[0] + a[1], a[0])
+            """
+        ],
         mistakes=[mistake("first_grad = [2.0, 4.0]\nsecond_grad = [2.0, 1.0]", ["ex2_hidden"])],
     ),
     tests(
@@ -339,7 +357,7 @@ CELLS = [
             check(_name in globals(), f"{_name} is not defined: set it in the cell above")
             _value = globals()[_name]
             check(
-                type(_value) in (list, tuple) and len(_value) == 2 and all(type(v) in (int, float) for v in _value),
+                type(_value) in (list, tuple) and len(_value) == 2 and all(is_number(v) for v in _value),
                 f"{_name} should be a list of two numbers (a has two elements), got {_value!r}",
             )
         print("first_grad and second_grad have the right form. The graded tests check whether they are right.")

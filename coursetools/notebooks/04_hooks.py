@@ -175,6 +175,15 @@ CELLS = [
         grad_two = [6.0, 6.0]
         ### END SOLUTION
         """,
+        alternatives=[
+            """
+            import numpy as np
+
+            upstream = np.full(2, 2.0, dtype=np.float32)  # the gradient of (v * 2).sum()
+            grad_one = list((upstream + 1) * 3)
+            grad_two = list(upstream * 3)
+            """
+        ],
         mistakes=[mistake("grad_one = [7.0, 7.0]\ngrad_two = [6.0, 6.0]", ["ex1_hidden"])],
     ),
     tests(
@@ -184,7 +193,7 @@ CELLS = [
             check(_name in globals(), f"{_name} is not defined: set it in the cell above")
             _value = globals()[_name]
             check(
-                type(_value) in (list, tuple) and len(_value) == 2 and all(type(x) in (int, float) for x in _value),
+                type(_value) in (list, tuple) and len(_value) == 2 and all(is_number(x) for x in _value),
                 f"{_name} should be a list of two numbers (v has two elements), got {_value!r}",
             )
         print("grad_one and grad_two have the right form. The graded tests check whether they are right.")
@@ -533,12 +542,12 @@ CELLS = [
             "handles should be a list with the handle of each registered hook",
         )
         (_h * _h).sum().backward()  # gradient at h: 2h = [12, 16] (norm 20); at a: 2 * 2h (norm 40)
-        check(sorted(_norms) == ["a", "h"], f"after backward, norms should have the keys 'a' and 'h', got {sorted(_norms)}")
         check(
-            all(type(v) is float for v in _norms.values()),
-            f"the norms should be Python floats (use .item()), got {_norms}. If both names hold the same "
-            "value, check that each hook uses its own name",
+            sorted(_norms) == ["a", "h"],
+            f"after backward, norms should have the keys 'a' and 'h', got {sorted(_norms)}. If a name is "
+            "missing, check that each hook uses its own name (see the trap about lambdas in a loop)",
         )
+        check(all(type(v) is float for v in _norms.values()), f"the norms should be Python floats (use .item()), got {_norms}")
         check_close(_norms["h"], 20.0, "norms['h'] should be the norm of the gradient at h, [12, 16]")
         check_close(_norms["a"], 40.0, "norms['a'] should be the norm of the gradient at a, [24, 32]")
         check_close(_a.grad, [24.0, 32.0], "the hooks must not change the gradients")
@@ -901,7 +910,7 @@ CELLS = [
         """,
         EX5_RUN,
         """
-        check(_order == _ex5_run(), "firing_order is wrong")
+        check_equal(_order, _ex5_run(), "firing_order is wrong")
         ### END HIDDEN TESTS
         """,
         points=2,

@@ -332,6 +332,7 @@ CELLS = [
         input_grad = None
         ### END SOLUTION
         """,
+        alternatives=["n_accumulate = 6\nfirst_weight_grad_shape = torch.Size([20, 64])\ninput_grad = None"],
         mistakes=[
             # Counts the layers, and a transposed weight.
             mistake("n_accumulate = 3\nfirst_weight_grad_shape = (64, 20)\ninput_grad = None", ["ex2_hidden"]),
@@ -344,10 +345,10 @@ CELLS = [
             check(_name in globals(), f"{_name} is not defined: set it in the cell above")
         check(type(n_accumulate) is int, f"n_accumulate should be a whole number, got {n_accumulate!r}")
         check(
-            type(first_weight_grad_shape) is tuple and all(type(d) is int for d in first_weight_grad_shape),
+            isinstance(first_weight_grad_shape, tuple) and all(type(d) is int for d in first_weight_grad_shape),
             f"first_weight_grad_shape should be a tuple of ints, got {first_weight_grad_shape!r}",
         )
-        check(input_grad is None or type(input_grad) is tuple, f"input_grad should be None or a tuple, got {input_grad!r}")
+        check(input_grad is None or isinstance(input_grad, tuple), f"input_grad should be None or a tuple, got {input_grad!r}")
         print("Your answers have the right form. The graded tests check whether they are right.")
         """,
         points=1,
@@ -371,8 +372,8 @@ CELLS = [
             _seen.add(id(_node))
             _count += hasattr(_node, "variable")  # the node of a leaf
             _stack.extend(n for n, _ in _node.next_functions)
-        check(_answers[0] == _count, "n_accumulate is wrong")
-        check(_answers[1] == tuple(_net[0].weight.grad.shape), "first_weight_grad_shape is wrong")
+        check_equal(_answers[0], _count, "n_accumulate is wrong")
+        check_equal(_answers[1], tuple(_net[0].weight.grad.shape), "first_weight_grad_shape is wrong")
         check(_answers[2] is None and _xb.grad is None, "input_grad is wrong")
         ### END HIDDEN TESTS
         """,
