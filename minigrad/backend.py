@@ -491,7 +491,7 @@ def shares_memory(a, b) -> bool:
 
 def overlaps_itself(array) -> bool:
     """True when several elements of ``array`` are one memory location (an ``expand``ed view)."""
-    if 0 not in array.strides:  # the common case, answered without a generator
+    if 0 not in array.strides or not array.size:  # the common case first; empty: no elements at all
         return False
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 

@@ -54,8 +54,22 @@ neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
             self=lambda grad, self: grad * self.sign())
-sign_op = Op("SignBackward0", lambda xp, self: xp.sign(self),
+sign_op = Op("SignBackward0", lambda xp, self: xp.where(self == self, xp.sign(self), 0).astype(self.dtype, copy=False),
              self=lambda grad: grad * 0)
+# Rounding is piecewise constant: recorded, with a zero gradient, as in PyTorch.
+floor_op = Op("FloorBackward0", lambda xp, self: xp.floor(self),
+              self=lambda grad: zeros_like_tensor(grad))
+ceil_op = Op("CeilBackward0", lambda xp, self: xp.ceil(self),
+             self=lambda grad: zeros_like_tensor(grad))
+round_op = Op("RoundBackward0", lambda xp, self: xp.round(self),
+              self=lambda grad: zeros_like_tensor(grad))
+round_decimals_op = Op("RoundBackward1", lambda xp, self, *, decimals: xp.round(self, decimals),
+                       self=lambda grad: zeros_like_tensor(grad))
+trunc_op = Op("TruncBackward0", lambda xp, self: xp.trunc(self),
+              self=lambda grad: zeros_like_tensor(grad))
+div_rounded_op = Op("DivBackward2", lambda xp, self, other, *, rounding_mode: _div_rounded(xp, self, other, rounding_mode),
+                    self=lambda grad: zeros_like_tensor(grad),
+                    other=lambda grad: zeros_like_tensor(grad))
 exp_op = Op("ExpBackward0", lambda xp, self: xp.exp(self),
             self=lambda grad, result: grad * result)
 log_op = Op("LogBackward0", lambda xp, self: xp.log(self),
@@ -78,19 +92,19 @@ threshold_backward_op = Op("ThresholdBackwardBackward0", lambda xp, grad_output,
                            grad_output=lambda grad, self, threshold: threshold_backward_op(grad, self, threshold=threshold),
                            self=lambda grad: zeros_like_tensor(grad))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
-              self=lambda grad, self, min, max: grad * _within(self, min, max))
+              self=lambda grad, self, min, max: where(_within(self, min, max), grad, 0.0))
 # Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
 # [min, max] including the ends, a bound's gradient where it is the value taken.
 clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(xp.maximum(self, min), max),
-                     self=lambda grad, self, min, max: grad * ((self >= min) & (self <= max)),
-                     min=lambda grad, self, min, max: grad * ((self < min) & (min < max)),
-                     max=lambda grad, self, min, max: grad * ((self > max) | (max < min)))
+                     self=lambda grad, self, min, max: where((self >= min) & (self <= max), grad, 0.0),
+                     min=lambda grad, self, min, max: where((self < min) & (min < max), grad, 0.0),
+                     max=lambda grad, self, min, max: where((self > max) | (max < min), grad, 0.0))
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(self, other),
-                self=lambda grad, self, other: grad * ((self > other) + (self == other) * 0.5),
-                other=lambda grad, self, other: grad * ((other > self) + (self == other) * 0.5))
+                self=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)),
+                other=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)))
 minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(self, other),
-                self=lambda grad, self, other: grad * ((self < other) + (self == other) * 0.5),
-                other=lambda grad, self, other: grad * ((other < self) + (self == other) * 0.5))
+                self=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)),
+                other=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)))
 where_op = Op("WhereBackward0", lambda xp, condition, self, other: xp.where(condition, self, other),
               self=lambda grad, condition: where(condition, grad, 0.0),
               other=lambda grad, condition: where(condition, 0.0, grad))
@@ -99,8 +113,6 @@ sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
             self=lambda grad, self_shape: grad.expand(self_shape))
 sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self, dim, keepdim),
                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
-sum_to_op = Op("SumToSizeBackward0", lambda xp, self, *, shape: _sum_to(self, shape),
-               self=lambda grad, self_shape: grad.expand(self_shape))
 mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(self.mean(), dtype=self.dtype),
              self=lambda grad, self_shape: grad.expand(self_shape) / math.prod(self_shape))
 mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: self.mean(axis=dim, keepdims=keepdim),
@@ -119,14 +131,14 @@ softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, 
                 self=lambda grad, result, dim: softmax_backward_op(grad, result, dim=dim))
 # output * (grad - (grad * output).sum(dim)): softmax's backward as one op, as PyTorch's
 # _softmax_backward_data; its own rules are PyTorch's (softmax_double_backward for output).
-softmax_backward_op = Op("SoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: output * (grad_output - (grad_output * output).sum(axis=dim, keepdims=True)),
+softmax_backward_op = Op("SoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: output * (grad_output - (grad_output * output).sum(axis=_axis(output, dim), keepdims=True)),
                          grad_output=lambda grad, output, dim: softmax_backward_op(grad, output, dim=dim),
                          output=lambda grad, grad_output, output, dim: grad_output * grad - (output * grad_output).sum(dim, keepdim=True) * grad - grad_output * (output * grad).sum(dim, keepdim=True))
 log_softmax_op = Op("LogSoftmaxBackward0", lambda xp, self, *, dim: _log_softmax(xp, self, dim),
                     self=lambda grad, result, dim: log_softmax_backward_op(grad, result, dim=dim))
 # grad - exp(output) * grad.sum(dim): the backward of log_softmax as one op, as PyTorch's
 # _log_softmax_backward_data (four small ops would cost four times the bookkeeping).
-log_softmax_backward_op = Op("LogSoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: grad_output - xp.exp(output) * grad_output.sum(axis=dim, keepdims=True),
+log_softmax_backward_op = Op("LogSoftmaxBackwardDataBackward0", lambda xp, grad_output, output, *, dim: grad_output - xp.exp(output) * grad_output.sum(axis=_axis(output, dim), keepdims=True),
                              grad_output=lambda grad, output, dim: grad - (grad * output.exp()).sum(dim, keepdim=True),
                              output=lambda grad, grad_output, output, dim: -grad_output.sum(dim, keepdim=True) * output.exp() * grad)
 
@@ -156,13 +168,13 @@ alias_op = Op("AliasBackward0", lambda xp, self: self[...],
               view=True, self=lambda grad: grad)
 t_op = Op("TBackward0", lambda xp, self: self.T,
           view=True, self=lambda grad: grad.t())
-transpose_op = Op("TransposeBackward0", lambda xp, self, *, dim0, dim1: xp.swapaxes(self, dim0, dim1),
+transpose_op = Op("TransposeBackward0", lambda xp, self, *, dim0, dim1: xp.swapaxes(self, dim0, dim1) if self.ndim else self[...],
                   view=True, self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
 permute_op = Op("PermuteBackward0", lambda xp, self, *, dims: xp.transpose(self, dims),
                 view=True, self=lambda grad, dims: grad.permute(_inverse_permutation(dims)))
 squeeze_op = Op("SqueezeBackward0", lambda xp, self: self.reshape([s for s in self.shape if s != 1]),
                 view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
-squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.shape[dim] == 1 else self[...],
+squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.ndim and self.shape[dim] == 1 else self[...],
                     view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(self, tuple(d for d in dims if self.shape[d] == 1)),
                      view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
@@ -173,11 +185,12 @@ expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(sel
 
 # Indexing: select/slice/index all read ``self[key]``; their rule puts the gradient back into
 # zeros at ``key`` (``embed``), and embed's own rule reads it out again (``take``).
-select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key],
+# (select's trailing ... makes NumPy return a 0-d view where it would return a copied number.)
+select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key + (...,)],
                view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
 slice_op = Op("SliceBackward0", lambda xp, self, *, key: self[key],
               view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
-index_op = Op("IndexBackward0", lambda xp, self, *, key: self[key],
+index_op = Op("IndexBackward0", lambda xp, self, *, key: xp.ascontiguousarray(self[key]),  # row-major, as in PyTorch
               self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
 embed = Op("IndexPutBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
            values=lambda grad, key: index_op(grad, key=key))
@@ -234,13 +247,6 @@ def _sum(xp, a, dim, keepdim):
     return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=out_dtype))
 
 
-def _sum_to(a, shape):
-    lead = a.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and a.shape[lead + i] != 1)
-    out = a.sum(axis=axes, keepdims=True) if axes else a
-    return out.reshape(shape)
-
-
 def _gather(xp, a, dim, keepdim, indices):
     out = xp.take_along_axis(a, xp.expand_dims(indices, dim), axis=dim)
     return out if keepdim else xp.squeeze(out, dim)
@@ -250,6 +256,10 @@ def _norm(xp, a, p, dim, keepdim):
     absolute = xp.abs(a)
     if p == math.inf:
         out = absolute.max(axis=dim, keepdims=keepdim)
+    elif p == -math.inf:
+        out = absolute.min(axis=dim, keepdims=keepdim)
+    elif p == 0:  # how many elements are not zero
+        out = (absolute != 0).sum(axis=dim, keepdims=keepdim)
     elif p == 2:
         out = xp.sqrt((absolute * absolute).sum(axis=dim, keepdims=keepdim))
     elif p == 1:
@@ -260,20 +270,40 @@ def _norm(xp, a, p, dim, keepdim):
 
 
 def _threshold_backward(xp, grad_output, self, threshold):
-    mask = self > threshold
+    mask = xp.logical_not(self <= threshold)  # not self > threshold: a nan lets the gradient through
     if xp.isfinite(grad_output).all():  # a product is fastest, but would make inf * 0 a nan
         return grad_output * mask
     return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
+def _div_rounded(xp, a, b, mode):
+    if a.dtype.kind in "iub" and not b.all():
+        raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
+    if mode == "floor":
+        return xp.floor_divide(a, b)  # Python's a // b: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
+    if a.dtype.kind in "iub":
+        return xp.sign(a) * xp.sign(b) * (xp.abs(a) // xp.abs(b))
+    return xp.trunc(a / b)
+
+
 def _softmax(xp, a, dim):
-    e = xp.exp(a - a.max(axis=dim, keepdims=True))
-    return e / e.sum(axis=dim, keepdims=True)
+    e = xp.exp(_shifted(a, dim))
+    return e / e.sum(axis=_axis(a, dim), keepdims=True)
 
 
 def _log_softmax(xp, a, dim):
-    shifted = a - a.max(axis=dim, keepdims=True)
-    return shifted - xp.log(xp.exp(shifted).sum(axis=dim, keepdims=True))
+    shifted = _shifted(a, dim)
+    return shifted - xp.log(xp.exp(shifted).sum(axis=_axis(a, dim), keepdims=True))
+
+
+def _axis(a, dim):
+    """NumPy's axis for ``dim`` (already wrapped): a 0-d tensor's dim 0 is the whole tensor."""
+    return dim if a.ndim else None
+
+
+def _shifted(a, dim):
+    """``a`` minus its maximum along ``dim``, so that no exponential overflows."""
+    return a - a.max(axis=_axis(a, dim), keepdims=True) if a.size else a  # an empty max fails
 
 
 def _view(xp, a, shape):
@@ -391,8 +421,10 @@ def _norm_backward(grad, self, result, p, dim, keepdim):
         scale = self / safe
     elif p == 1:
         return grad * self.sign()
-    elif p == math.inf:
+    elif p == math.inf or p == -math.inf:
         return grad * self.sign() * _evenly_dim(self.abs() == norm, dim)
+    elif p == 0:
+        return zeros_like_tensor(self)
     else:
         scale = self * self.abs() ** (p - 2) / safe ** (p - 1)
     return grad * where(norm == 0, 0.0, scale)  # PyTorch's subgradient 0 at the origin
@@ -467,8 +499,8 @@ def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
 def _dims(dim, ndim: int) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(_wrap_dim(d, ndim) for d in dims)
+    dims = tuple(_wrap_dim(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+    return dims if ndim else ()  # a 0-d tensor takes dim 0 or -1, as in PyTorch: it has nothing to reduce
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -624,13 +656,15 @@ def mul(input, other) -> Tensor:
 
 
 def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
-    """True division (integers give floats), or ``rounding_mode='floor'|'trunc'`` (not differentiable)."""
+    """True division (integers give floats), or ``rounding_mode='floor'|'trunc'`` (zero gradient)."""
     if not isinstance(input, Tensor):
         return reciprocal(other) * input
     if rounding_mode is not None:
-        q = _binary(div_op, input, other, float_result=True).detach()
-        q = q.floor() if rounding_mode == "floor" else q.trunc()
-        return q.to(_operand_dtype((input, other)))
+        if rounding_mode not in ("floor", "trunc"):
+            raise ValueError(
+                f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+            )
+        return _binary(div_rounded_op, input, other, rounding_mode=rounding_mode)
     return _binary(div_op, input, other, float_result=True)
 
 
@@ -1046,9 +1080,20 @@ def expand(input: Tensor, *sizes) -> Tensor:
 
 
 def sum_to_size(input: Tensor, *size) -> Tensor:
-    """Sum ``input`` down to ``size``, the reverse of ``expand`` (how broadcasting is undone)."""
-    shape = _shape_args(size)
-    return sum_to_op(input, shape=shape)
+    """Sum ``input`` down to ``size``, the reverse of ``expand`` (how broadcasting is undone).
+
+    As in PyTorch: a sum over the expanded dims that keeps them (``SumBackward1``), then a view
+    without the leading ones (``ViewBackward0``); ``input`` itself when it already has that size.
+    """
+    shape, own = _shape_args(size), input._data.shape
+    lead = len(own) - len(shape)
+    if lead < 0 or any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}.")
+    if shape == own:
+        return input
+    dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and own[lead + i] != 1)
+    out = sum_dim_op(input, dim=dims, keepdim=True) if dims else input
+    return view_op(out, shape=shape) if lead else out
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -1130,7 +1175,9 @@ def _index_key_here(input: Tensor, key) -> tuple:
             out.append(k)
         elif isinstance(k, list | tuple) or backend.is_array(k):
             arr = xp.asarray(k)
-            if arr.dtype.kind == "f":
+            if not arr.size:  # NumPy reads [] as floats; as an index it is no positions at all
+                arr = arr.astype("int64")
+            elif arr.dtype.kind == "f":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             out.append(arr)
         elif hasattr(k, "__index__"):
@@ -1176,7 +1223,9 @@ def index(input: Tensor, key) -> Tensor:
                     raise ValueError("step must be greater than zero")
                 out, made = slice_op(out, key=(slice(None),) * dim + (k,)), True
             dim += 1
-    return out if made else slice_op(input, key=(slice(None),))
+    if made:
+        return out
+    return slice_op(input, key=(slice(None),)) if key else alias_op(input)  # x[:] or x[()]
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
@@ -1186,6 +1235,14 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    start = start % size if start < 0 else start
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return globals()["index"](input, (slice(None),) * dim + (slice(start, start + length),))
 
 
@@ -1284,7 +1341,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
 
 
 def _elementwise_nograd(name: str):
-    """A non-differentiable elementwise function (floor, round, isnan, ...)."""
+    """A non-differentiable elementwise function (isnan, isinf, isfinite)."""
 
     def fn(input: Tensor) -> Tensor:
         return Tensor._make(xp_call(input, name))
@@ -1299,10 +1356,22 @@ def xp_call(input: Tensor, name: str):
         return xp.asarray(getattr(xp, name)(input._data))
 
 
-floor = _elementwise_nograd("floor")
-ceil = _elementwise_nograd("ceil")
-round = _elementwise_nograd("round")  # noqa: A001
-trunc = _elementwise_nograd("trunc")
+def floor(input: Tensor) -> Tensor:
+    return floor_op(input)
+
+
+def ceil(input: Tensor) -> Tensor:
+    return ceil_op(input)
+
+
+def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
+    return round_op(input) if decimals == 0 else round_decimals_op(input, decimals=decimals)
+
+
+def trunc(input: Tensor) -> Tensor:
+    return trunc_op(input)
+
+
 isnan = _elementwise_nograd("isnan")
 isinf = _elementwise_nograd("isinf")
 isfinite = _elementwise_nograd("isfinite")

@@ -174,7 +174,8 @@ class Tensor:
         return bool(self._data.flags.c_contiguous)
 
     def contiguous(self) -> Tensor:
-        return self
+        """This tensor if its elements lie in row-major order, else a row-major copy (``CloneBackward0``)."""
+        return self if self._data.flags.c_contiguous else F.clone(self)
 
     @property
     def _version(self) -> int:

@@ -72,6 +72,8 @@ class Op:
         if dtype is not None:  # compute in the promoted dtype, as PyTorch does, without a node
             arrays = backend.compute(device, _cast, (arrays, backend.array_dtype(dtype)), {})
         out = backend.compute(device, self.forward, arrays, params)
+        if record and out.dtype.kind not in "fc":  # integer and bool results never require grad
+            record = False
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
             source = inputs[0]
@@ -206,7 +208,8 @@ def _fit(grad, meta):
     """Reduce a gradient to its input's shape (undoing broadcasting) and dtype."""
     shape, dtype = meta
     if grad._data.shape != shape:
-        grad = grad.sum_to_size(shape)
+        extra = len(shape) - grad._data.ndim  # leading 1s beyond the shape it was broadcast to (x[i] = v)
+        grad = grad.sum_to_size(shape[extra:]).reshape(shape) if extra > 0 else grad.sum_to_size(shape)
     if grad._data.dtype != dtype:
         grad = grad.to(dtypes.from_array_dtype(dtype))
     return grad

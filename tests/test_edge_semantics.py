@@ -1,0 +1,156 @@
+"""Edge cases found by running random programs in both libraries: minigrad must do what PyTorch does.
+
+Each snippet runs with ``lib`` = minigrad and torch; every tensor it returns is compared by its
+dtype, values, ``requires_grad``, ``is_leaf`` and grad_fn name, and snippets that backpropagate
+return the gradients too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from oracle import Oracle, same_error, values  # noqa: E402
+
+
+def _grad_fn_name(t) -> str | None:
+    return None if t.grad_fn is None else type(t.grad_fn).__name__
+
+
+same = Oracle(lambda t: (str(t.dtype), values(t), t.requires_grad, t.is_leaf, _grad_fn_name(t))).same
+
+
+def _leaf(lib, data, **kwargs):
+    return lib.tensor(data, requires_grad=True, **kwargs)
+
+
+def _backward(out, *leaves):
+    out.sum().backward()
+    return tuple(leaf.grad for leaf in leaves)
+
+
+CASES = {
+    # A 0-d tensor takes dim 0 or -1 like a 1-element vector.
+    "0-d reductions and dims": lambda lib: (
+        (x := _leaf(lib, 2.0)).sum(-1),
+        x.sum(0, keepdim=True),
+        x.mean(0),
+        x.norm(dim=0),
+        x.squeeze(0),
+        x.transpose(0, 0),
+        x.softmax(0),
+        x.log_softmax(-1),
+        x[()],
+    ),
+    "0-d softmax double backward": lambda lib: lib.autograd.grad(
+        (x := _leaf(lib, 1.5)).softmax(-1) * x, [x], create_graph=True
+    )[0],
+    "empty softmax": lambda lib: (lib.zeros(0, 3).softmax(0), lib.zeros(0, 3).log_softmax(0)),
+    # Indexing one element gives a view of it: writes through it reach the tensor.
+    "element views write through": lambda lib: (
+        (y := lib.tensor([1.0, 2.0])),
+        y[0].fill_(5.0),
+        y[1].add_(1.0),
+        y,
+    ),
+    "element views see later writes": lambda lib: (
+        (y := lib.tensor([[1.0, 2.0], [3.0, 4.0]])),
+        z := y[1, 1],
+        y.add_(1.0),
+        z,
+    ),
+    "contiguous copies a transposed tensor": lambda lib: (
+        (x := lib.tensor([[1.0, 2.0], [3.0, 4.0]])),
+        (y := x.t().contiguous()).mul_(10.0),
+        x,
+        y.is_contiguous(),
+        _leaf(lib, [[1.0, 2.0]]).t().contiguous(),
+    ),
+    "advanced index results are contiguous": lambda lib: (
+        lib.zeros(2, 3)[:, [0, 1]].is_contiguous(),
+        lib.arange(6.0).reshape(2, 3)[:, [0, 1]].view(4),
+        lib.zeros(3)[[]],
+    ),
+    "sum_to_size is a sum then a view": lambda lib: (
+        (x := _leaf(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum_to_size(1, 3),
+        x.sum_to_size(3),
+        x.sum_to_size(2, 3) is x,
+        x.expand(4, 2, 3).sum_to_size(2, 3),
+    ),
+    "rounding records a zero gradient": lambda lib: (
+        (x := _leaf(lib, [1.5, -2.5, 0.4])).floor(),
+        x.ceil(),
+        x.round(),
+        x.round(decimals=1),
+        x.trunc(),
+        lib.div(x, 2, rounding_mode="trunc"),
+        lib.div(x, 0.7, rounding_mode="floor"),
+        _backward(x.floor() * 3 + x.trunc() + lib.div(x, 2, rounding_mode="floor"), x),
+    ),
+    "rounded division": lambda lib: (
+        lib.tensor([1.0, -1.0, 7.5]) // lib.tensor([0.1, 0.1, -2.0]),
+        lib.div(lib.tensor([7, -7, 7]), lib.tensor([2, 2, -2]), rounding_mode="trunc"),
+        lib.div(lib.tensor([7, -7, 7]), lib.tensor([2, 2, -2]), rounding_mode="floor"),
+        lib.floor(lib.tensor([3, -2])),
+    ),
+    "integer and bool results never require grad": lambda lib: (
+        (x := _leaf(lib, [1.5, -2.5])).long(),
+        x.int(),
+        x.bool(),
+        x.to(lib.int64),
+    ),
+    "narrow with a negative start": lambda lib: lib.arange(4.0).narrow(0, -2, 2),
+    "norm with p = -inf and p = 0": lambda lib: (
+        (x := _leaf(lib, [0.7, -0.1, 0.0, 2.0])).norm(p=float("-inf")),
+        x.norm(p=0),
+        _backward(x.norm(p=0) + x[:2].norm(p=float("-inf")), x),
+    ),
+    "sign of nan is 0": lambda lib: lib.sign(lib.tensor([float("nan"), -0.0, 2.0, -3.0])),
+    "in-place on empty tensors": lambda lib: (lib.zeros(0, 2).add_(1.0), (lib.zeros(0, 2) * 2).mul_(2.0)),
+    # inf or nan coming from above stays where the gradient is passed on, and is 0 elsewhere.
+    "clamp, maximum, minimum, relu pass inf and nan as PyTorch": lambda lib: (
+        _backward((x := _leaf(lib, [-1.9, 0.2, 0.7])).clamp(-0.5, 1.0) / 0, x),
+        _backward(lib.maximum(y := _leaf(lib, [-1.0, 2.0, 0.0]), lib.tensor(0.0)) / 0, y),
+        _backward(lib.minimum(a := _leaf(lib, [float("nan"), 1.0]), b := _leaf(lib, [1.0, float("nan")])), a, b),
+        _backward(_leaf(lib, [2.0, 2.0]).maximum(c := _leaf(lib, [2.0, 1.0])), c),
+        _backward((d := _leaf(lib, [float("nan"), -1.0, 2.0])).relu(), d),
+        _backward((e := _leaf(lib, [-1.0, 0.5])).clamp(lib.tensor([0.0, 0.0]), lib.tensor([1.0, 0.2])) / 0, e),
+    ),
+    "assigning a value with extra leading 1s": lambda lib: (
+        (x := _leaf(lib, [[[0.0] * 3] * 3] * 4) * 1).__setitem__((..., -1), v := _leaf(lib, [[[1.0, 2.0, 3.0]]])),
+        _backward(x, v),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_torch(name):
+    same(CASES[name])
+
+
+def test_integer_division_by_zero_raises_as_torch():
+    same_error(lambda lib: lib.tensor([3]) // lib.tensor([0]), "ZeroDivisionError")
+
+
+def test_narrow_out_of_range_raises_as_torch():
+    same_error(lambda lib: lib.arange(3.0).narrow(0, 2, 5), "exceeds dimension size")
+    same_error(lambda lib: lib.arange(3.0).narrow(0, -4, 1), "start out of range")
+    same_error(lambda lib: lib.arange(3.0).narrow(0, 1, -1), "length must be non-negative")
+
+
+def test_sum_to_size_that_does_not_fit_raises_as_torch():
+    same_error(lambda lib: lib.ones(2, 3).sum_to_size(4), "is not expandable to size")
+
+
+def test_backward_from_a_view_whose_base_changed_raises_instead_of_a_wrong_gradient():
+    # PyTorch rebuilds the view's graph (its gradient here is [4, 0]); minigrad cannot, and must
+    # not silently give the gradient of the view as it was taken ([1, 0]).
+    import minigrad
+
+    w = minigrad.tensor([2.0, 3.0], requires_grad=True)
+    b = w * 1
+    v = b[0:1]
+    b.mul_(w)
+    with pytest.raises(RuntimeError, match="view of a tensor that was later modified in place"):
+        v.backward(minigrad.ones(1))
