@@ -54,7 +54,7 @@ neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
             self=lambda grad, self: grad * self.sign())
-sign_op = Op("SignBackward0", lambda xp, self: xp.where(self == self, xp.sign(self), 0).astype(self.dtype, copy=False),
+sign_op = Op("SignBackward0", lambda xp, self: xp.nan_to_num(xp.sign(self)),  # sign(nan) is 0, as in PyTorch
              self=lambda grad: grad * 0)
 # Rounding is piecewise constant: recorded, with a zero gradient, as in PyTorch.
 floor_op = Op("FloorBackward0", lambda xp, self: xp.floor(self),
@@ -1238,7 +1238,7 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     size = input.shape[dim]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
-    start = start % size if start < 0 else start
+    start = start + size if start < 0 else start
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:

@@ -175,7 +175,12 @@ class Tensor:
 
     def contiguous(self) -> Tensor:
         """This tensor if its elements lie in row-major order, else a row-major copy (``CloneBackward0``)."""
-        return self if self._data.flags.c_contiguous else F.clone(self)
+        return self if self.is_contiguous() else F.clone(self)
+
+    def _is_stale_view(self) -> bool:
+        """True for a view whose storage was changed in place after it was taken: its grad_fn
+        describes the view as it was then, not the values it shows now."""
+        return self._base is not None and self._view_version != self._version_counter.value
 
     @property
     def _version(self) -> int:

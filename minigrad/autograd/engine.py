@@ -78,8 +78,7 @@ def _check_outputs(outputs: Sequence[Tensor]) -> None:
                 "Nothing recorded how it was computed: set requires_grad=True on the inputs "
                 "before computing it, and make sure it was not computed under torch.no_grad()."
             )
-        if out._base is not None and out._view_version != out._version_counter.value:
-            # Its grad_fn describes the view as it was taken, not the values it shows now.
+        if out._is_stale_view():
             raise RuntimeError(
                 f"element {i} of tensors is a view of a tensor that was later modified in place; "
                 "minigrad cannot rebuild the view's graph. Take the view again after the in-place "

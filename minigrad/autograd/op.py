@@ -82,7 +82,7 @@ class Op:
             result._view_version = source._version_counter.value
         if record:
             for t in inputs:
-                if t._base is not None and t._requires_grad and t._view_version != t._version_counter.value:
+                if t._base is not None and t._requires_grad and t._is_stale_view():
                     raise RuntimeError(
                         "a view of a tensor that was later modified in place is used in a new "
                         "operation; minigrad cannot rebuild the view's graph. Take the view again "
