@@ -12,9 +12,12 @@ from __future__ import annotations
 import builtins
 import collections
 import math
+import re
 from collections.abc import Sequence
 
 from . import backend, dtypes
+from .autograd.grad_mode import enable_grad
+from .autograd.graph import Node, gradient_edge
 from .autograd.op import Op
 from .tensor import Tensor, ones_like_tensor, scalar_tensor, zeros_like_tensor
 
@@ -44,9 +47,9 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
-            self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1) if exponent != 0 else grad * 0)
+            self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1) if exponent != 0 else zeros_like_tensor(grad))
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: self**exponent,
-                   self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1),
+                   self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * exponent * self ** (exponent - 1)),
                    exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log()))
 rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: xp.asarray(base, dtype=exponent.dtype) ** exponent,
              exponent=lambda grad, result, base: grad * result * math.log(base) if base != 0 else grad * (result * 0))
@@ -55,7 +58,7 @@ neg_op = Op("NegBackward0", lambda xp, self: -self,
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
             self=lambda grad, self: grad * self.sign())
 sign_op = Op("SignBackward0", lambda xp, self: xp.nan_to_num(xp.sign(self)),  # sign(nan) is 0, as in PyTorch
-             self=lambda grad: grad * 0)
+             self=lambda grad: zeros_like_tensor(grad))
 # Rounding is piecewise constant: recorded, with a zero gradient, as in PyTorch.
 floor_op = Op("FloorBackward0", lambda xp, self: xp.floor(self),
               self=lambda grad: zeros_like_tensor(grad))
@@ -162,6 +165,8 @@ addmm_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2: self + mat1 @ mat2,
 # Shape ops: the gradient is reshaped, transposed or re-expanded back.
 view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
              view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+reshape_alias_op = Op("ReshapeAliasBackward0", lambda xp, self, *, shape: self.reshape(shape),
+                     view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 unsafe_view_op = Op("UnsafeViewBackward0", lambda xp, self, *, shape: self.reshape(shape),
                     self=lambda grad, self_shape: grad.reshape(self_shape))
 alias_op = Op("AliasBackward0", lambda xp, self: self[...],
@@ -184,21 +189,30 @@ expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(sel
                view=True, self=lambda grad, self_shape: grad.sum_to_size(self_shape))
 
 # Indexing: select/slice/index all read ``self[key]``; their rule puts the gradient back into
-# zeros at ``key`` (``embed``), and embed's own rule reads it out again (``take``).
+# zeros at ``key`` (PyTorch's select_backward, slice_backward and index_put), and that op's own
+# rule reads it out again.
 # (select's trailing ... makes NumPy return a 0-d view where it would return a copied number.)
 select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key + (...,)],
-               view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
+               view=True, self=lambda grad, self_shape, key: select_backward_op(grad, shape=self_shape, key=key))
 slice_op = Op("SliceBackward0", lambda xp, self, *, key: self[key],
-              view=True, self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
+              view=True, self=lambda grad, self_shape, key: slice_backward_op(grad, shape=self_shape, key=key))
 index_op = Op("IndexBackward0", lambda xp, self, *, key: xp.ascontiguousarray(self[key]),  # row-major, as in PyTorch
               self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
-embed = Op("IndexPutBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
+select_backward_op = Op("SelectBackwardBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
+                        values=lambda grad, key: select_op(grad, key=key))
+slice_backward_op = Op("SliceBackwardBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
+                       values=lambda grad, key: slice_op(grad, key=key))
+embed = Op("IndexPutImplBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
            values=lambda grad, key: index_op(grad, key=key))
-copy_slices_op = Op("CopySlices", lambda xp, self, src, *, key: _put(self, key, src),
-                    self=lambda grad, key: grad * _mask_out(grad, key),
-                    src=lambda grad, key: index_op(grad, key=key))
-# ``x[indices] = v`` with advanced indices is PyTorch's index_put_, recorded as IndexPutBackward0.
-index_put_op = Op("IndexPutBackward0", copy_slices_op.forward, **copy_slices_op.rules)
+# ``x[indices] = v`` with advanced indices is PyTorch's index_put_ (basic indices copy into a view).
+index_put_op = Op("IndexPutBackward0", lambda xp, self, values, *, key: _put(self, key, values),
+                  self=lambda grad, key: grad * _mask_out(grad, key),
+                  values=lambda grad, key: index_op(grad, key=key))
+# A view taken again from its base (after an in-place change): it replays the view's steps, each
+# an (op, params, input shape) recorded when the view was taken, so it works for every view op;
+# its gradient goes back through each step's own rule.
+as_strided_op = Op("AsStridedBackward0", lambda xp, self, *, steps: _take_view(xp, self, steps),
+                   view=True, self=lambda grad, steps: _untake_view(grad, steps))
 cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(tensors, axis=dim),
             tensors=lambda grad, shapes, dim: _split(grad, [s[dim] for s in shapes], dim))
 stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
@@ -209,15 +223,15 @@ clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
 to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.convert(self, device, to_dtype),
                 self=lambda grad, source: grad.to(source))
 fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, value),
-             self=lambda grad: grad * 0)
+             self=lambda grad: zeros_like_tensor(grad))
 # fill_ with a 0-d tensor: every element is that value, so its gradient is the sum.
 fill_tensor_op = Op("FillBackward3", lambda xp, self, value: xp.full_like(self, value),
-                    self=lambda grad: grad * 0,
+                    self=lambda grad: zeros_like_tensor(grad),
                     value=lambda grad: grad.sum())
 zero_op = Op("ZeroBackward0", lambda xp, self: xp.zeros_like(self),
-             self=lambda grad: grad * 0)
+             self=lambda grad: zeros_like_tensor(grad))
 copy_op = Op("CopyBackwards", lambda xp, self, src: xp.broadcast_to(src, self.shape).astype(self.dtype),
-             self=lambda grad: grad * 0,
+             self=lambda grad: zeros_like_tensor(grad),
              src=lambda grad: grad)
 mse_loss_op = Op("MseLossBackward0", lambda xp, self, target, *, reduction: _reduce(xp, (self - target) ** 2, reduction),
                  self=lambda grad, self, target, reduction: _mse_grad(grad, self, target, reduction),
@@ -284,6 +298,20 @@ def _div_rounded(xp, a, b, mode):
     if a.dtype.kind in "iub":
         return xp.sign(a) * xp.sign(b) * (xp.abs(a) // xp.abs(b))
     return xp.trunc(a / b)
+
+
+def _take_view(xp, a, steps):
+    for op, params, _ in steps:
+        # A view's reshape of a gradient laid out differently may need a copy: fine here.
+        a = a.reshape(params["shape"]) if op is view_op else op.forward(xp, a, **params)
+    return a
+
+
+def _untake_view(grad, steps):
+    """A view's gradient taken back to its base: each step's own rule, the last step first."""
+    for op, params, shape in reversed(steps):
+        grad = op.rules["self"](*[grad if k == "grad" else shape if k == "self_shape" else params[k] for k in op.reads["self"]])
+    return grad
 
 
 def _softmax(xp, a, dim):
@@ -986,7 +1014,8 @@ def reshape(input: Tensor, *shape) -> Tensor:
     """The same elements in a new shape (a view when possible, a copy otherwise)."""
     shape = _infer_shape(_shape_args(shape), input.numel())
     if input.numel() == 0 or backend.shares_memory(input._data.reshape(shape), input._data):
-        return view_op(input, shape=shape)
+        # A view either way; PyTorch names it apart when the input is not contiguous.
+        return (view_op if input.is_contiguous() else reshape_alias_op)(input, shape=shape)
     return unsafe_view_op(input, shape=shape)
 
 
@@ -1083,12 +1112,15 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     """Sum ``input`` down to ``size``, the reverse of ``expand`` (how broadcasting is undone).
 
     As in PyTorch: a sum over the expanded dims that keeps them (``SumBackward1``), then a view
-    without the leading ones (``ViewBackward0``); ``input`` itself when it already has that size.
+    without the leading ones (``ViewBackward0``); ``input`` itself when it already has that size,
+    and the plain sum to size ``()``.
     """
     shape, own = _shape_args(size), input._data.shape
     lead = len(own) - len(shape)
     if lead < 0 or any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}.")
+    if not shape:  # to a number: the plain sum (SumBackward0), even of a 0-d tensor
+        return sum_op(input)
     if shape == own:
         return input
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and own[lead + i] != 1)
@@ -1246,12 +1278,82 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     return globals()["index"](input, (slice(None),) * dim + (slice(start, start + length),))
 
 
-def copy_slices(input: Tensor, key, value) -> Tensor:
-    """The value of ``input`` after ``input[key] = value`` (recorded as PyTorch's CopySlices)."""
-    key = _index_key(input, key)
+def index_put(input: Tensor, key: tuple, value) -> Tensor:
+    """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
     dtype = input.dtype
-    value = _as_tensor(value, dtype, input.device)
-    return (copy_slices_op if _is_basic(key) else index_put_op)(input, value, key=key, dtype=dtype)
+    return index_put_op(input, _as_tensor(value, dtype, input.device), key=key, dtype=dtype)
+
+
+def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
+    """``value`` ready to copy into a view of ``shape`` (``x[key] = value``): leading 1s dropped
+    and checked to expand, both as in PyTorch."""
+    lead = 0
+    while value.ndim - lead > len(shape) and value.shape[lead] == 1:
+        lead += 1
+    if lead:
+        value = value.view(value.shape[lead:])
+    expand(value.detach(), *shape)  # raises PyTorch's error when it does not fit
+    return value
+
+
+class ViewSteps(tuple):
+    """The view operations that take a view from its base; shown by name (``slice → t``)."""
+
+    def __repr__(self) -> str:
+        return " → ".join(re.sub(r"Backward[0-9]*$", "", op.name).lower() for op, _, _ in self)
+
+
+class CopySlices(Node):
+    """The base's ``grad_fn`` after an in-place operation on one of its views, as in PyTorch.
+
+    ``fn`` is the in-place operation's own node. The base's gradient passes unchanged where the
+    view does not lie; where it lies, it goes through ``fn``. ``next_functions`` are the base's
+    previous ``grad_fn`` and then ``fn``'s other inputs.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    >>> y = x * 1
+    >>> y[1:].mul_(10)
+    tensor([20., 30.], grad_fn=<AsStridedBackward0>)
+    >>> y.grad_fn
+    <CopySlices object at ...>
+    >>> y.sum().backward()
+    >>> x.grad
+    tensor([ 1., 10., 10.])
+    """
+
+    _name = "CopySlices"
+
+    def __init__(self, base: Tensor, fn: Node, steps: tuple):
+        super().__init__((gradient_edge(base), *fn.next_functions[1:]))
+        self.fn, self.steps = fn, ViewSteps(steps)
+        self.base_data = base._data  # to give fn its saved result as a view of the base again
+        self.input_meta = ((base._data.shape, base._data.dtype), *fn.input_meta[1:])  # for drawings
+
+    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+        # PyTorch's formula, with minigrad's own operations (so create_graph works): the base's
+        # gradient, with the part where the view lies replaced by what fn makes of that part.
+        result = grad_outputs[0].clone()
+        grad_slice = as_strided_op(result, steps=self.steps)
+        grads = self.fn.apply([grad_slice.clone()], create_graph)
+        if self.next_functions[0][0] is None:  # the base needs no gradient
+            return (None, *grads[1:])
+        grad_slice.copy_(grads[0])
+        return (result, *grads[1:])
+
+    def view_result(self, counter) -> Tensor:
+        """fn's saved result: the view it changed, taken again from the base this node made."""
+        base = Tensor._make(self.base_data, requires_grad=True, grad_fn=self)
+        base._version_counter = counter
+        with enable_grad():
+            return as_strided_op(base, steps=self.steps)
+
+    def release(self) -> None:
+        self.fn.release()
+
+    @property
+    def is_freed(self) -> bool:
+        return self.fn.is_freed
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1385,5 +1487,5 @@ __all__ = [
     and not name.startswith("_")
     and not isinstance(value, Op | type)
     and getattr(value, "__module__", None) == __name__
-    and name not in ("index", "copy_slices", "xp_call")
+    and name not in ("index", "index_put", "xp_call")
 ]

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from . import backend, dtypes
 from .autograd import engine
-from .autograd.grad_mode import is_grad_enabled, no_grad
+from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from .autograd.graph import AccumulateGrad
 from .hooks import RemovableHandle, add_hook
 
@@ -87,7 +87,7 @@ class Tensor:
         self._init(t._data)
 
     # Defaults for what most tensors never set (instances only store what differs).
-    grad_fn = None
+    _grad_fn = None
     _output_nr = 0
     _grad = None
     _hooks: dict = _NO_HOOKS
@@ -95,7 +95,9 @@ class Tensor:
     _accumulator = None
     _retains_grad = False
     _base = None  # for views: the tensor whose storage this one shows
-    _view_version = 0
+    _view_steps: tuple = ()  # for views: the view operations that take this view from _base
+    _view_version = 0  # the storage's version when this view's grad_fn was made
+    _view_no_grad = False  # for views taken in no_grad mode (PyTorch forbids recording through them)
 
     def _init(self, data) -> None:
         """Set up a leaf holding ``data`` (for the constructors; operations use ``_make``)."""
@@ -114,7 +116,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._version_counter = _VersionCounter()
         if grad_fn is not None:
-            t.grad_fn = grad_fn
+            t._grad_fn = grad_fn
             t._output_nr = output_nr
         return t
 
@@ -178,9 +180,30 @@ class Tensor:
         return self if self.is_contiguous() else F.clone(self)
 
     def _is_stale_view(self) -> bool:
-        """True for a view whose storage was changed in place after it was taken: its grad_fn
-        describes the view as it was then, not the values it shows now."""
+        """True for a view whose storage was changed in place after its grad_fn was made: that
+        grad_fn describes the view as it was then, not the values it shows now."""
         return self._base is not None and self._view_version != self._version_counter.value
+
+    def _regenerate_view(self) -> None:
+        """Make a stale view's grad_fn again, from its base's current one.
+
+        As in PyTorch, the new node is an ``AsStridedBackward0`` that takes the view from the base
+        (so ``y[0]`` after ``y.mul_(2)`` leads to the ``MulBackward0`` of ``y``)."""
+        base = self._base
+        if self._grad_fn is None and not base._requires_grad:
+            return  # never part of a graph, so nothing to make
+        if self._view_no_grad:
+            raise RuntimeError(
+                "A view was created in no_grad mode and its base or another view of its base has "
+                "been modified inplace with grad mode enabled. Given that this use case is "
+                "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+                "both the view and the inplace either both inside the no_grad block (if you don't "
+                "want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+            )
+        with enable_grad():
+            again = F.as_strided_op(base, steps=F.ViewSteps(self._view_steps))
+        self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
+        self._view_version = self._version_counter.value
 
     @property
     def _version(self) -> int:
@@ -197,7 +220,19 @@ class Tensor:
 
     # ------------------------------------------------------------------ autograd state
     @property
+    def grad_fn(self):
+        """The backward node of the operation that made this tensor (``None`` for leaves)."""
+        if self._base is not None and self._view_version != self._version_counter.value:
+            self._regenerate_view()
+        return self._grad_fn
+
+    @property
     def requires_grad(self) -> bool:
+        if self._base is not None:
+            if self._view_no_grad:  # as in PyTorch: True when its base requires grad
+                return self._requires_grad or self._base._requires_grad
+            if self._is_stale_view():
+                self._regenerate_view()  # a view of a base that now requires grad requires it too
         return self._requires_grad
 
     @requires_grad.setter
@@ -341,7 +376,7 @@ class Tensor:
 
     def detach_(self) -> Tensor:
         """Cut this tensor from the graph in place (it becomes a leaf)."""
-        self.grad_fn = None
+        self._grad_fn = None
         self._requires_grad = False
         return self
 
@@ -530,7 +565,7 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place machinery
     def _check_inplace(self) -> None:
-        if self.grad_fn is None and self.requires_grad and is_grad_enabled():
+        if self.grad_fn is None and self._requires_grad and is_grad_enabled():  # a leaf (not a no_grad view)
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with torch.no_grad():` (as optimizers do), or use an "
@@ -543,32 +578,58 @@ class Tensor:
         When the change is recorded, the old value is kept as a snapshot that carries this
         tensor's place in the graph; the op runs on it out of place, and this tensor takes over
         the result's ``grad_fn`` (so ``y *= 2`` gives ``y`` a ``MulBackward0``, as in PyTorch).
+        On a view, the view's base takes a ``CopySlices`` node instead (its gradient goes through
+        the op where the view lies, and straight through elsewhere), and the view's own grad_fn
+        is made again from it when next asked for (``AsStridedBackward0``).
         """
         self._check_inplace()
         record = is_grad_enabled() and (
-            self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
+            self.requires_grad
+            or (self._base is not None and self._base._requires_grad)  # also a view taken in no_grad
+            or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
         )
-        if record and self._base is not None:
-            raise RuntimeError(
-                "minigrad does not support recording an in-place operation on a view (a result of "
-                "indexing, view, reshape, transpose, ...) that is part of a graph. Apply the "
-                "operation out of place, or to the original tensor, e.g. x[0] = x[0] * 2."
-            )
+        on_view = record and self._base is not None
+        if on_view:
+            self._check_inplace_on_view()
         source = self._snapshot() if record else self
         with no_grad() if not record else _nullcontext():
             result = compute(source)
         self._write(result)
+        record = record and result._grad_fn is not None  # an integer or bool tensor stays out of the graph
         if record:
-            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
-            saved = getattr(result.grad_fn, "saved", {}).get("result")
+            fn = result._grad_fn
+            if on_view:
+                base = self._base
+                base._grad_fn = F.CopySlices(base, fn, self._view_steps)
+                base._output_nr, base._requires_grad = 0, True
+            else:
+                self._grad_fn, self._output_nr, self._requires_grad = fn, 0, True
+            saved = getattr(fn, "saved", {}).get("result")
             if saved is not None:  # the node's saved output is now this tensor
                 saved.counter, saved.data = self._version_counter, self._data
+                if on_view:
+                    saved.view_of = weakref.ref(self._base._grad_fn)
         self._version_counter.value += 1
-        if record:
-            saved = getattr(self.grad_fn, "saved", {}).get("result")
-            if saved is not None:
-                saved.version = self._version_counter.value
+        if record and saved is not None:
+            saved.version = self._version_counter.value
         return self
+
+    def _check_inplace_on_view(self) -> None:
+        base = self._base
+        if self._view_no_grad:
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad mode "
+                "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+                "You can clarify your code by moving both the view and the inplace either both "
+                "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+                "outside (if you want the inplace to be tracked)."
+            )
+        if base._grad_fn is None and base._requires_grad:
+            raise RuntimeError(
+                "a view of a leaf Variable that requires grad is being used in an in-place "
+                "operation. Change the leaf inside `with torch.no_grad():`, or work on a clone "
+                "(y = x.clone(); y[0].mul_(2))."
+            )
 
     def _snapshot(self) -> Tensor:
         """A copy of the current values that stands where this tensor stands in the graph."""
@@ -687,9 +748,17 @@ class Tensor:
         return self._apply_inplace(lambda s: F.copy_op(s, source))
 
     def __setitem__(self, key, value) -> None:
+        """``self[key] = value``: as in PyTorch, a copy into the view ``self[key]`` (on a tensor in
+        a graph that gives it a ``CopySlices``), or ``index_put_`` for advanced indices."""
         if isinstance(value, Tensor):
             value = value.to(self.device)
-        self._apply_inplace(lambda s: F.copy_slices(s, key, value), (value,))
+        key = F._index_key(self, key)
+        if not F._is_basic(key):
+            self._apply_inplace(lambda s: F.index_put(s, key, value), (value,))
+            return
+        view = self[key]
+        value = F._as_tensor(value, self.dtype, self.device)
+        view.copy_(value if value._data.shape == view._data.shape else F._setitem_value(value, view.shape))
 
     def __iadd__(self, other):
         return self.add_(other)

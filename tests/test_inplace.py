@@ -50,8 +50,8 @@ def test_setitem_on_leaf_requiring_grad_raises():
         x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
         x[0] = 5.0
 
-    # torch says "a view of a leaf Variable ...", minigrad "a leaf Variable ..."
-    same_error(run, LEAF)
+    # x[0] = v writes into the view x[0], as in PyTorch
+    same_error(run, "a view of a " + LEAF)
 
 
 @pytest.mark.parametrize("name", sorted(INPLACE_ON_LEAF))

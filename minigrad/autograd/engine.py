@@ -78,12 +78,6 @@ def _check_outputs(outputs: Sequence[Tensor]) -> None:
                 "Nothing recorded how it was computed: set requires_grad=True on the inputs "
                 "before computing it, and make sure it was not computed under torch.no_grad()."
             )
-        if out._is_stale_view():
-            raise RuntimeError(
-                f"element {i} of tensors is a view of a tensor that was later modified in place; "
-                "minigrad cannot rebuild the view's graph. Take the view again after the in-place "
-                "operation (e.g. index the tensor again), then call backward."
-            )
 
 
 def _dependencies(roots: Iterable[Node]) -> dict[Node, int]:

@@ -170,7 +170,7 @@ class Function(metaclass=_FunctionMeta):
                 record and out.dtype.is_floating_point and not any(out is n for n in node.non_differentiable)
             )
             if differentiable:
-                out._requires_grad, out.grad_fn, out._output_nr = True, node, i
+                out._requires_grad, out._grad_fn, out._output_nr = True, node, i
             wrapped.append(out)
         if record:
             node.next_functions = tuple(

@@ -168,12 +168,13 @@ class SavedTensor:
     and its ``grad_fn`` don't keep each other alive; it is rebuilt on unpacking.
     """
 
-    __slots__ = ("tensor", "data", "counter", "version", "output_nr")
+    __slots__ = ("tensor", "data", "counter", "version", "output_nr", "view_of")
 
     def __init__(self, tensor: Tensor, is_output: bool = False, grad_fn: Node | None = None):
         self.counter = tensor._version_counter
         self.version = self.counter.value
         self.output_nr = tensor._output_nr if is_output else None
+        self.view_of = None  # for the result of an in-place op on a view: its base's CopySlices
         if is_output:
             self.tensor, self.data = None, tensor._data
         else:
@@ -197,6 +198,8 @@ class SavedTensor:
                 "operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
+        if self.view_of is not None:  # (a weak reference: the CopySlices node owns the owner)
+            return self.view_of().view_result(self.counter)
         if self.tensor is None:  # the owner's own output, rebuilt
             t = _tensor.Tensor._make(self.data, requires_grad=True, grad_fn=owner, output_nr=self.output_nr)
             t._version_counter = self.counter

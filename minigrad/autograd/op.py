@@ -59,6 +59,11 @@ class Op:
     def __call__(self, /, *inputs, dtype=None, **params):
         arrays, record, cpu = [], False, True
         for t in inputs:  # a plain loop: see OpNode.__init__
+            if t._base is not None:
+                if t._view_version != t._version_counter.value and is_grad_enabled():
+                    t._regenerate_view()  # a view whose base changed in place: its grad_fn is made again
+                if t._view_no_grad:  # taken under no_grad: the result requires grad, but no gradient flows
+                    record = record or t._base._requires_grad
             arrays.append(t._data)
             record = record or t._requires_grad
             cpu = cpu and type(t._data) is backend.CPU_ARRAY
@@ -76,20 +81,23 @@ class Op:
             record = False
         result = _tensor.Tensor._make(out, requires_grad=record)
         if self.view:
-            source = inputs[0]
-            result._base = source._base if source._base is not None else source
-            result._version_counter = source._version_counter
-            result._view_version = source._version_counter.value
+            _record_view(result, inputs[0], (self, params, arrays[0].shape))
         if record:
-            for t in inputs:
-                if t._base is not None and t._requires_grad and t._is_stale_view():
-                    raise RuntimeError(
-                        "a view of a tensor that was later modified in place is used in a new "
-                        "operation; minigrad cannot rebuild the view's graph. Take the view again "
-                        "after the in-place operation (e.g. index the tensor again)."
-                    )
-            result.grad_fn = self.node_class(inputs, params, result)
+            result._grad_fn = self.node_class(inputs, params, result)
         return result
+
+
+def _record_view(result, source, step: tuple) -> None:
+    """Mark ``result`` as a view of ``source``'s storage: it shares the version counter, and keeps
+    the root base and the view steps from it (to take the view again after an in-place change)."""
+    if source._base is None:
+        result._base, result._view_steps = source, (step,)
+    else:  # a view of a view is a view of the root
+        result._base, result._view_steps = source._base, source._view_steps + (step,)
+    result._version_counter = source._version_counter
+    result._view_version = source._version_counter.value
+    if source._view_no_grad or not is_grad_enabled():
+        result._view_no_grad = True
 
 
 def _cast(xp, arrays: list, target) -> list:
@@ -111,8 +119,8 @@ class OpNode(Node):
             needs.append(t._requires_grad)
             if not t._requires_grad:
                 edges.append(_NO_EDGE)
-            elif t.grad_fn is not None:  # the commonest edge, written out (see gradient_edge)
-                edges.append((t.grad_fn, t._output_nr))
+            elif t._grad_fn is not None:  # the commonest edge, written out (see gradient_edge)
+                edges.append((t._grad_fn, t._output_nr))
             else:
                 edges.append(gradient_edge(t))
             meta.append((t._data.shape, t._data.dtype))  # the array's dtype: cheaper to read
