@@ -10,6 +10,8 @@ of the grad_fn's ``next_functions``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 torch = pytest.importorskip("torch")
 
@@ -223,5 +225,88 @@ def test_inplace_on_views_without_grad_are_not_recorded():
         with lib.no_grad():
             w.add_(1)
         return y, v, w
+
+    same(run)
+
+
+# ---------------------------------------------------------------------------------------------
+# Random programs: views of views, in-place changes through any of them (some under no_grad),
+# and uses of views taken before those changes; then a first and a second derivative.
+# ---------------------------------------------------------------------------------------------
+
+VIEWS = {
+    "slice": lambda t: t[1:] if t.ndim and t.shape[0] > 1 else t[...],
+    "select": lambda t: t[-1] if t.ndim and t.shape[0] else t[...],
+    "t": lambda t: t.t() if t.ndim <= 2 else t.transpose(0, 1),
+    "view": lambda t: t.view(-1) if t.is_contiguous() else t[...],
+    "reshape": lambda t: t.reshape(-1),
+    "unsqueeze": lambda t: t.unsqueeze(0),
+    "every other": lambda t: t[::2] if t.ndim else t[...],
+    "permute": lambda t: t.permute(*reversed(range(t.ndim))),
+}
+
+
+def _operand(w, t):
+    return w[: t.shape[-1]] if t.ndim else w[0]
+
+
+INPLACE = {
+    "mul_": lambda t, w: t.mul_(-0.5),
+    "add_ w": lambda t, w: t.add_(_operand(w, t)),
+    "mul_ w": lambda t, w: t.mul_(_operand(w, t)),
+    "exp_": lambda t, w: t.exp_(),
+    "tanh_": lambda t, w: t.tanh_(),
+    "sigmoid_": lambda t, w: t.sigmoid_(),
+    "clamp_": lambda t, w: t.clamp_(-1.0, 2.0),
+    "zero_": lambda t, w: t.zero_(),
+    "copy_ w": lambda t, w: t.copy_(_operand(w, t) * 2),
+    "setitem": lambda t, w: t.__setitem__(0 if t.ndim else (), 3.0),
+}
+
+STEPS = st.lists(
+    st.tuples(
+        st.sampled_from(["view", "view", "inplace", "inplace", "inplace_no_grad", "use"]),
+        st.integers(0, 50),
+        st.sampled_from(sorted(VIEWS)),
+        st.sampled_from(sorted(INPLACE)),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+def _program(lib, steps, create_graph):
+    x = lib.tensor([[0.5, -1.0, 1.5], [2.0, 0.25, -0.75], [-1.25, 1.0, 0.1], [0.3, -0.6, 0.9]], requires_grad=True)
+    w = lib.tensor([1.5, -0.5, 0.75], requires_grad=True)
+    y = x * 1.5
+    views, used = [y], []
+    for kind, pick, view, inplace in steps:
+        t = views[pick % len(views)]
+        if kind == "view":
+            views.append(VIEWS[view](t))
+        elif kind == "use":
+            used.append(t * t)
+        elif kind == "inplace":
+            INPLACE[inplace](t, w)
+        else:
+            with lib.no_grad():
+                INPLACE[inplace](t, w)
+    weights = lib.arange(12.0).reshape(4, 3) / 7 + 1
+    loss = (y * weights).sum() + sum(((v * v).sum() for v in views[1:] + used), lib.tensor(0.0))
+    gx, gw = lib.autograd.grad(loss, [x, w], create_graph=create_graph, allow_unused=True)
+    out = [*views, *used, gx, gw]
+    if create_graph and gx.requires_grad:
+        out += lib.autograd.grad((gx * gx).sum(), [x, w], allow_unused=True)
+    return out
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(steps=STEPS, create_graph=st.booleans())
+def test_random_programs_of_views_and_inplace_match_torch(steps, create_graph):
+    def run(lib):
+        try:
+            return _program(lib, steps, create_graph)
+        except RuntimeError as error:  # both must raise alike (e.g. an in-place op on an expanded view)
+            return type(error).__name__
 
     same(run)
