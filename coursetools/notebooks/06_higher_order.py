@@ -454,8 +454,8 @@ CELLS = [
         "hessian_draw_text",
         """
         The graph of the gradient `g`. The `SelectBackward0` nodes come from indexing `pq` in
-        the forward pass; each `IndexPutBackward0` is the recorded backward of an indexing, which
-        puts a gradient back into a vector of the shape of `pq`. The rows of the Hessian are
+        the forward pass; each `SelectBackwardBackward0` is the recorded backward of an indexing,
+        which puts a gradient back into a vector of the shape of `pq`. The rows of the Hessian are
         found by walking this graph back from `g[0]` and from `g[1]`:
         """,
     ),
