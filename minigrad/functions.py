@@ -302,7 +302,8 @@ def _div_rounded(xp, a, b, mode):
 
 def _take_view(xp, a, steps):
     for op, params, _ in steps:
-        # A view's reshape of a gradient laid out differently may need a copy: fine here.
+        # view() refuses layouts it cannot view; a gradient replayed here may have one, and a
+        # copy is fine for it (the base the view was taken from always allows the view).
         a = a.reshape(params["shape"]) if op is view_op else op.forward(xp, a, **params)
     return a
 
