@@ -1297,6 +1297,13 @@ def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
     return value
 
 
+def view_again(base: Tensor, steps: tuple) -> Tensor:
+    """The view that ``steps`` take from ``base``, recorded from the base's current grad_fn
+    (``AsStridedBackward0``), also inside a backward pass or under no_grad."""
+    with enable_grad():
+        return as_strided_op(base, steps=ViewSteps(steps))
+
+
 class ViewSteps(tuple):
     """The view operations that take a view from its base; shown by name (``slice → t``)."""
 
@@ -1346,8 +1353,7 @@ class CopySlices(Node):
         """fn's saved result: the view it changed, taken again from the base this node made."""
         base = Tensor._make(self.base_data, requires_grad=True, grad_fn=self)
         base._version_counter = counter
-        with enable_grad():
-            return as_strided_op(base, steps=self.steps)
+        return view_again(base, self.steps)
 
     def release(self) -> None:
         self.fn.release()
@@ -1488,5 +1494,5 @@ __all__ = [
     and not name.startswith("_")
     and not isinstance(value, Op | type)
     and getattr(value, "__module__", None) == __name__
-    and name not in ("index", "index_put", "xp_call")
+    and name not in ("index", "index_put", "view_again", "xp_call")
 ]

@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from . import backend, dtypes
 from .autograd import engine
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from .autograd.grad_mode import is_grad_enabled, no_grad
 from .autograd.graph import AccumulateGrad
 from .hooks import RemovableHandle, add_hook
 
@@ -200,8 +200,7 @@ class Tensor:
                 "both the view and the inplace either both inside the no_grad block (if you don't "
                 "want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
             )
-        with enable_grad():
-            again = F.as_strided_op(base, steps=F.ViewSteps(self._view_steps))
+        again = F.view_again(base, self._view_steps)
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
 
@@ -222,7 +221,7 @@ class Tensor:
     @property
     def grad_fn(self):
         """The backward node of the operation that made this tensor (``None`` for leaves)."""
-        if self._base is not None and self._view_version != self._version_counter.value:
+        if self._is_stale_view():
             self._regenerate_view()
         return self._grad_fn
 
@@ -584,9 +583,7 @@ class Tensor:
         """
         self._check_inplace()
         record = is_grad_enabled() and (
-            self.requires_grad
-            or (self._base is not None and self._base._requires_grad)  # also a view taken in no_grad
-            or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
+            self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
         )
         on_view = record and self._base is not None
         if on_view:
