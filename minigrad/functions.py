@@ -1224,13 +1224,17 @@ def _index_key_here(input: Tensor, key) -> tuple:
 
 
 def index(input: Tensor, key) -> Tensor:
-    """``input[key]``: basic indexing is a chain of select/slice/unsqueeze, as in PyTorch."""
+    """``input[key]``: basic indexing is a chain of select/slice/unsqueeze, as in PyTorch; with
+    arrays in the key, those views come first and the arrays index what they leave
+    (``IndexBackward0``), so ``x[0, :, idx]`` has PyTorch's shape, not NumPy's."""
     key = _index_key(input, key)
     if not _is_basic(key):
+        basic, advanced = _split_index(key, input.ndim)
+        viewed = input if basic is None else index(input, basic)
         try:
-            return index_op(input, key=key)
+            return index_op(viewed, key=advanced)
         except IndexError as exc:
-            raise IndexError(f"{exc} (indexing a tensor of shape {list(input.shape)})") from None
+            raise IndexError(f"{exc} (indexing a tensor of shape {list(viewed.shape)})") from None
     if key.count(Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
@@ -1261,6 +1265,33 @@ def index(input: Tensor, key) -> Tensor:
     return slice_op(input, key=(slice(None),)) if key else alias_op(input)  # x[:] or x[()]
 
 
+def _split_index(key: tuple, ndim: int) -> tuple[tuple | None, tuple]:
+    """A key with arrays, split as PyTorch applies it: the basic key (ints, slices, None; full
+    slices where the arrays are), or None when it takes no view, and the arrays' key for the
+    view it gives. (NumPy instead counts ints as arrays: ``x[0, :, idx]`` would put idx's
+    dimension first.)"""
+    used = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else k is not None and k is not Ellipsis for k in key)
+    if builtins.sum(k is Ellipsis for k in key) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if used > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    basic, advanced = [], []
+    for k in key:
+        if k is Ellipsis:
+            basic += [slice(None)] * (ndim - used)
+            advanced += [slice(None)] * (ndim - used)
+        elif isinstance(k, int):
+            basic.append(k)  # the dimension is gone from the view
+        elif k is None or isinstance(k, slice):
+            basic.append(k)
+            advanced.append(slice(None))
+        else:  # an array: a bool mask stands for as many dimensions as it has
+            basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
+            advanced.append(k)
+    takes_view = builtins.any(k is None or k != slice(None) for k in basic)
+    return (tuple(basic) if takes_view else None), tuple(advanced)
+
+
 def select(input: Tensor, dim: int, index: int) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
     return globals()["index"](input, (slice(None),) * dim + (index,))
@@ -1282,7 +1313,20 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
 def index_put(input: Tensor, key: tuple, value) -> Tensor:
     """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
     dtype = input.dtype
-    return index_put_op(input, _as_tensor(value, dtype, input.device), key=key, dtype=dtype)
+    if isinstance(value, Tensor) and value.dtype is not dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
+        )
+    value = _as_tensor(value, dtype, input.device)
+    try:
+        return index_put_op(input, value, key=key, dtype=dtype)
+    except ValueError:  # NumPy's broadcasting error, in PyTorch's words
+        shape = input._data[key].shape
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
+            f"indexing result of shape {list(shape)}"
+        ) from None
 
 
 def _setitem_value(value: Tensor, shape: tuple) -> Tensor:

@@ -750,8 +750,10 @@ class Tensor:
         if isinstance(value, Tensor):
             value = value.to(self.device)
         key = F._index_key(self, key)
-        if not F._is_basic(key):
-            self._apply_inplace(lambda s: F.index_put(s, key, value), (value,))
+        if not F._is_basic(key):  # index_put_ on the view the key's ints and slices take, as PyTorch
+            basic, advanced = F._split_index(key, self.ndim)
+            target = self if basic is None else F.index(self, basic)
+            target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))
             return
         view = self[key]
         value = F._as_tensor(value, self.dtype, self.device)

@@ -13,6 +13,8 @@ torch = pytest.importorskip("torch")
 
 from oracle import Oracle, same_error, values  # noqa: E402
 
+import minigrad  # noqa: E402
+
 
 def _grad_fn_name(t) -> str | None:
     return None if t.grad_fn is None else type(t.grad_fn).__name__
@@ -147,6 +149,29 @@ CASES = {
         _leaf(lib, [[1.0, 2.0]]).sum_to_size(()),
         _leaf(lib, 3.0).sum_to_size(()),
     ),
+    # Ints, slices and None in a key with index tensors are applied first, as views; the tensors
+    # index what is left (NumPy would count the int as an index array and move dims first).
+    "ints and index tensors in one key": lambda lib: (
+        (x := _leaf(lib, [[[float(i + 4 * j + 12 * k) for i in range(4)] for j in range(3)] for k in range(2)])),
+        *(
+            out := (
+                x[0, :, [0, 3]],
+                x[:, 0, lib.tensor([1, 2])],
+                x[0, None, [2, 1]],
+                x[[0, 1], 1, [2, 3]],
+                x[..., 0, [1]],
+                x.reshape(2, 3, 2, 2)[:, 0, :, [1, 0]],
+            )
+        ),
+        _backward(sum(o.sum() for o in out), x),
+    ),
+    "setitem with ints and index tensors": lambda lib: (
+        (y := (x := _leaf(lib, [[[1.0] * 4] * 3] * 2)) * 1),
+        y.__setitem__((0, slice(None), [0, 3]), (w := _leaf(lib, [[1.0, 2.0]] * 3)) * 2),
+        y.__setitem__((1, [2, 0]), 7.0),
+        y,
+        _backward(y * lib.arange(24.0).reshape(2, 3, 4), x, w),
+    ),
 }
 
 
@@ -181,3 +206,34 @@ def test_backward_from_a_view_whose_base_changed_uses_the_new_graph():
         return v, w.grad
 
     assert same(run)[1][1] == values(torch.tensor([4.0, 0.0]))
+
+
+def _chain(t) -> list[str]:
+    """The node types from ``t``'s grad_fn back along first inputs."""
+    names, node = [], t.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+def test_keys_with_ints_and_index_tensors_record_views_then_the_index():
+    def run(lib):
+        x = _leaf(lib, [[[1.0] * 4] * 3] * 2)
+        y = x * 1
+        y[0, [1, 2]] = 5.0  # index_put_ on the view y[0]: CopySlices
+        z = x * 1
+        z[:, [1, 2]] = 5.0  # no view to take: IndexPutBackward0
+        return [_chain(t) for t in (x[0, :, [1]], x[None, 0, [1]], x[1:, [0], 0], y, z)]
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours == theirs
+    assert ours[0] == ["IndexBackward0", "SelectBackward0", "AccumulateGrad"]
+
+
+def test_index_put_value_errors_as_torch():
+    same_error(
+        lambda lib: lib.zeros(3, dtype=lib.bool).__setitem__([0], lib.tensor(1.5)), "dtypes match", "Bool", "Float"
+    )
+    same_error(lambda lib: lib.zeros(3).__setitem__([0], lib.tensor(1.5, dtype=lib.float64)), "Double for the source")
+    same_error(lambda lib: lib.zeros(2, 3).__setitem__(([0, 1], 0), lib.ones(3)), "shape mismatch", "[3]", "shape [2]")
