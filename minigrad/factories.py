@@ -173,6 +173,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
         start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     values = (start, end, step)
     if dtype is None:
         dtype = dtypes.get_default_dtype() if any(isinstance(v, builtins.float) for v in values) else dtypes.int64
@@ -192,6 +194,9 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """The identity matrix (``n`` x ``m``)."""
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
     with backend.on(device):
@@ -226,6 +231,8 @@ def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     device = backend.as_device(device)
     dtype = dtype or dtypes.int64
     data = backend.generator().integers(low, high, _size((size,))).astype(backend.array_dtype(dtype))

@@ -48,10 +48,10 @@ reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
             self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1) if exponent != 0 else zeros_like_tensor(grad))
-pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: self**exponent,
+pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
                    self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * exponent * self ** (exponent - 1)),
                    exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log()))
-rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: xp.asarray(base, dtype=exponent.dtype) ** exponent,
+rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, xp.asarray(base, dtype=exponent.dtype), exponent),
              exponent=lambda grad, result, base: grad * result * math.log(base) if base != 0 else grad * (result * 0))
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
@@ -246,6 +246,17 @@ nll_loss_op = Op("NllLossBackward0", lambda xp, self, *, target, weight, reducti
 
 def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
+
+
+def _power(xp, base, exponent):
+    """``base ** exponent``; an integer to a negative integer power as in C, as PyTorch does:
+    1 for 1, -1 or 1 for -1 (odd or even power), else 0 (NumPy refuses)."""
+    if exponent.dtype.kind not in "iub" or base.dtype.kind not in "iub" or not (exponent < 0).any():
+        return base**exponent
+    negative = exponent < 0
+    result = base ** xp.where(negative, 0, exponent)
+    inverse = xp.where(base == 1, 1, xp.where(base == -1, 1 - 2 * (exponent % 2), 0))
+    return xp.where(negative, inverse, result).astype(result.dtype)
 
 
 def _clamp(xp, a, lo, hi):
@@ -529,6 +540,9 @@ def _dims(dim, ndim: int) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))
     dims = tuple(_wrap_dim(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+    for i, d in enumerate(dims):
+        if d in dims[:i]:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return dims if ndim else ()  # a 0-d tensor takes dim 0 or -1, as in PyTorch: it has nothing to reduce
 
 
@@ -709,10 +723,17 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if isinstance(exponent, Tensor):
         return _binary(pow_tensor_op, input, exponent)
     dtype = _operand_dtype((input, exponent))
+    if not dtype.is_floating_point and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
     return pow_op(input, exponent=exponent, dtype=dtype)
 
 
 def neg(input: Tensor) -> Tensor:
+    if input.dtype is dtypes.bool:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+            "invert a mask, use the `~` or `logical_not()` operator instead."
+        )
     return neg_op(input)
 
 
@@ -769,7 +790,8 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
             return clamp_tensor_op(input, lo, hi, dtype=dtype)
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
-    return clamp_op(input, min=min, max=max)
+    dtype = _operand_dtype([v for v in (input, min, max) if v is not None])  # an int tensor with 1.5 is float
+    return clamp_op(input, min=min, max=max, dtype=dtype if dtype is not input.dtype else None)
 
 
 clip = clamp
@@ -830,6 +852,7 @@ def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, 
             )
         return full_op(input)
     dim = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim(input, dim, name)
     xp = backend.xp(input.device)
     data = input._data if input.ndim else input._data.reshape(1)
     with backend.on(input.device):
@@ -854,17 +877,29 @@ def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa:
     return _extremum(input, dim, keepdim, other, amin_op, min_dim_op, minimum, "argmin", return_types_min, "min")
 
 
+def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
+    """PyTorch's IndexError for an argmax-like reduction with nothing to choose from."""
+    if dim is None and input.numel() == 0:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is not None and input.ndim and input.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
+        _check_nonempty_dim(input, None, "argmax")
         with backend.on(input.device):
             return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()))
+    _check_nonempty_dim(input, _wrap_dim(dim, input.ndim), "argmax")
     return max(input, dim, keepdim).indices
 
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
+        _check_nonempty_dim(input, None, "argmin")
         with backend.on(input.device):
             return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()))
+    _check_nonempty_dim(input, _wrap_dim(dim, input.ndim), "argmin")
     return min(input, dim, keepdim).indices
 
 
@@ -885,13 +920,22 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably."""
     x = input if dtype is None else input.to(dtype)
-    return softmax_op(x, dim=_wrap_dim(dim, x.ndim), dtype=_floating(x))
+    return softmax_op(x, dim=_softmax_dim(x, dim, "softmax"))
 
 
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably."""
     x = input if dtype is None else input.to(dtype)
-    return log_softmax_op(x, dim=_wrap_dim(dim, x.ndim), dtype=_floating(x))
+    return log_softmax_op(x, dim=_softmax_dim(x, dim, "log_softmax"))
+
+
+def _softmax_dim(x: Tensor, dim: int, name: str) -> int:
+    """``dim`` wrapped; an integer ``x`` raises PyTorch's error (pass ``dtype=`` to convert)."""
+    dim = _wrap_dim(dim, x.ndim)
+    if not x.dtype.is_floating_point:
+        kernel = f"{name}_lastdim_kernel_impl" if dim >= x.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{x.dtype._legacy_name}\'')
+    return dim
 
 
 def _matmul_dtype(a: Tensor, b: Tensor, name: str) -> dtypes.dtype:
@@ -1051,6 +1095,8 @@ def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
 
 
 def permute(input: Tensor, *dims) -> Tensor:
+    if not dims:
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     dims = _shape_args(dims)
     if len(dims) != input.ndim:
         raise RuntimeError(
@@ -1133,7 +1179,10 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
     tensors = [t for t in tensors]
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not t.ndim:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = next((t for t in tensors if t.shape != (0,)), tensors[0])
     dim = _wrap_dim(dim, ref.ndim)
     parts = [t for t in tensors if t.shape != (0,) or t is ref]
@@ -1466,9 +1515,9 @@ def logical_not(input: Tensor) -> Tensor:
 
 def _bitwise(name: str, a, b) -> Tensor:
     dtype = _operand_dtype((a, b))
-    if dtype.is_floating_point:
-        raise TypeError(f"{name} is only supported for integer and bool tensors, got {dtype}")
     device = a.device if isinstance(a, Tensor) else b.device
+    if dtype.is_floating_point:  # PyTorch's words: the kernel has no floating version
+        raise NotImplementedError(f'"{name}_{device.type}" not implemented for \'{dtype._legacy_name}\'')
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
     device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)

@@ -215,6 +215,34 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
+        """The last two dimensions swapped (a batch of matrices transposed)."""
+        return self._matrix_transpose("mT")
+
+    @property
+    def mH(self) -> Tensor:  # noqa: N802
+        """The conjugate transpose of the last two dimensions: ``mT`` for real tensors."""
+        return self._matrix_transpose("mH")
+
+    @property
+    def H(self) -> Tensor:  # noqa: N802
+        """The transpose of a matrix (2-D only; see ``mH`` for batches)."""
+        if self.ndim not in (0, 2):
+            batches = " For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""
+            raise RuntimeError(
+                f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor.{batches}"
+            )
+        return self._matrix_transpose("H")
+
+    def _matrix_transpose(self, name: str) -> Tensor:
+        if self.ndim == 0:
+            warnings.warn(
+                f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these cases.",
+                UserWarning,
+                stacklevel=3,
+            )
+            return self
+        if self.ndim == 1:
+            raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got 1-D tensor.")
         return self.transpose(-2, -1)
 
     # ------------------------------------------------------------------ autograd state

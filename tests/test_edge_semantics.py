@@ -172,6 +172,26 @@ CASES = {
         y,
         _backward(y * lib.arange(24.0).reshape(2, 3, 4), x, w),
     ),
+    # clamp's result type includes its bounds, as for any binary op: an int tensor with 1.5 is float.
+    "clamp of integers with float bounds": lambda lib: (
+        lib.clamp(lib.tensor([1, 2, 3]), min=1.5),
+        lib.tensor([1, 2, 3]).clamp(max=2.5),
+        lib.tensor([1, 2, 3]).clamp(1, 2),
+        lib.clamp(lib.tensor([True, False]), 0),
+    ),
+    # An integer to a negative integer power is computed as in C (NumPy refuses).
+    "integer powers with negative exponents": lambda lib: (
+        lib.tensor([2, 1, -1, 0, -2, 3, -1]) ** lib.tensor([-1, -1, -1, -1, -2, -2, -2]),
+        2 ** lib.tensor([-1, 2]),
+        lib.tensor([3], dtype=lib.int32) ** lib.tensor([-1], dtype=lib.int32),
+    ),
+    "matrix transposes": lambda lib: (
+        (x := _leaf(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]) * 1).mT,
+        x.mH,
+        x.H,
+        lib.ones(2, 3, 4).mH,
+        _leaf(lib, 2.0).mT,
+    ),
 }
 
 
@@ -237,3 +257,39 @@ def test_index_put_value_errors_as_torch():
     )
     same_error(lambda lib: lib.zeros(3).__setitem__([0], lib.tensor(1.5, dtype=lib.float64)), "Double for the source")
     same_error(lambda lib: lib.zeros(2, 3).__setitem__(([0, 1], 0), lib.ones(3)), "shape mismatch", "[3]", "shape [2]")
+
+
+ERRORS = {
+    "cat of 0-d tensors": (
+        lambda lib: lib.cat([lib.tensor(1.0), lib.tensor(2.0)]),
+        "zero-dimensional tensor (at position 0)",
+    ),
+    "cat of nothing": (lambda lib: lib.cat([]), "non-empty list"),
+    "argmax of nothing": (lambda lib: lib.argmax(lib.zeros(0)), "Expected reduction dim to be specified"),
+    "argmin along an empty dim": (lambda lib: lib.zeros(0, 3).argmin(0), "reduction dim 0 to have non-zero size"),
+    "max along an empty dim": (lambda lib: lib.zeros(0, 3).max(0), "max(): Expected reduction dim 0"),
+    "bitwise of floats": (
+        lambda lib: lib.tensor([1.0]) | lib.tensor([1.0]),
+        "\"bitwise_or_cpu\" not implemented for 'Float'",
+    ),
+    "negation of bool": (lambda lib: -lib.tensor([True]), "Negation, the `-` operator, on a bool tensor"),
+    "mT of a vector": (lambda lib: lib.ones(3).mT, "only supported on matrices or batches of matrices"),
+    "H of a batch": (lambda lib: lib.ones(2, 2, 2).H, "Got 3-D tensor"),
+    "permute without dims": (lambda lib: lib.ones(()).permute(), "missing 1 required positional"),
+    "softmax of integers": (
+        lambda lib: lib.tensor([[1, 2]]).softmax(0),
+        "\"softmax_kernel_impl\" not implemented for 'Long'",
+    ),
+    "log_softmax of integers": (lambda lib: lib.tensor([1, 2]).log_softmax(0), "log_softmax_lastdim_kernel_impl"),
+    "integer to a negative power": (lambda lib: lib.tensor([1, 2]) ** -1, "Integers to negative integer powers"),
+    "a dim twice": (lambda lib: lib.zeros(2, 3).mean(dim=(1, -1)), "dim 1 appears multiple times"),
+    "arange backwards": (lambda lib: lib.arange(3, 0), "inconsistent with step sign"),
+    "eye of negative size": (lambda lib: lib.eye(2, -1), "m must be greater or equal to 0, got -1"),
+    "randint of an empty range": (lambda lib: lib.randint(3, 3, (2,)), "but got from=3 >= to=3"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ERRORS))
+def test_errors_match_torch(name):
+    run, words = ERRORS[name]
+    same_error(run, words)
