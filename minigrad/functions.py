@@ -1276,14 +1276,23 @@ def index(input: Tensor, key) -> Tensor:
     """``input[key]``: basic indexing is a chain of select/slice/unsqueeze, as in PyTorch; with
     arrays in the key, those views come first and the arrays index what they leave
     (``IndexBackward0``), so ``x[0, :, idx]`` has PyTorch's shape, not NumPy's."""
+    bare_slice = isinstance(key, slice)
     key = _index_key(input, key)
     if not _is_basic(key):
         basic, advanced = _split_index(key, input.ndim)
-        viewed = input if basic is None else index(input, basic)
+        viewed = _take_views(input, basic, bare_slice=False)
         try:
             return index_op(viewed, key=advanced)
         except IndexError as exc:
             raise IndexError(f"{exc} (indexing a tensor of shape {list(viewed.shape)})") from None
+    out = _take_views(input, key, bare_slice)
+    return out if out is not input else alias_op(input)  # x[()], x[...], x[:, :]
+
+
+def _take_views(input: Tensor, key: tuple, bare_slice: bool) -> Tensor:
+    """The select/slice/unsqueeze chain of a basic key; ``input`` itself when it takes no view.
+    As in PyTorch, a slice over a whole dimension takes none inside a tuple (``x[:, 0:n]``),
+    but ``x[a:b]`` alone always slices."""
     if key.count(Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
@@ -1292,32 +1301,28 @@ def index(input: Tensor, key) -> Tensor:
     if Ellipsis in key:
         i = key.index(Ellipsis)
         key = key[:i] + (slice(None),) * (input.ndim - used) + key[i + 1 :]
-        if builtins.all(k == slice(None) for k in key):
-            return alias_op(input)
-    out, dim, made = input, 0, False
+    out, dim = input, 0
     for k in key:
         if k is None:
-            out, dim, made = unsqueeze(out, dim), dim + 1, True
+            out, dim = unsqueeze(out, dim), dim + 1
         elif isinstance(k, int):
             size = out.shape[dim]
             if not -size <= k < size:
                 raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
-            out, made = select_op(out, key=(slice(None),) * dim + (k % size,)), True
+            out = select_op(out, key=(slice(None),) * dim + (k % size,))
         else:
-            if k != slice(None):
-                if k.step is not None and k.step <= 0:
-                    raise ValueError("step must be greater than zero")
-                out, made = slice_op(out, key=(slice(None),) * dim + (k,)), True
+            if k.step is not None and k.step <= 0:
+                raise ValueError("step must be greater than zero")
+            whole = k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= out.shape[dim])
+            if bare_slice or not whole:
+                out = slice_op(out, key=(slice(None),) * dim + (k,))
             dim += 1
-    if made:
-        return out
-    return slice_op(input, key=(slice(None),)) if key else alias_op(input)  # x[:] or x[()]
+    return out
 
 
-def _split_index(key: tuple, ndim: int) -> tuple[tuple | None, tuple]:
+def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
     """A key with arrays, split as PyTorch applies it: the basic key (ints, slices, None; full
-    slices where the arrays are), or None when it takes no view, and the arrays' key for the
-    view it gives. (NumPy instead counts ints as arrays: ``x[0, :, idx]`` would put idx's
+    slices where the arrays are) and the arrays' key for the view it takes. (NumPy instead counts ints as arrays: ``x[0, :, idx]`` would put idx's
     dimension first.)"""
     used = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else k is not None and k is not Ellipsis for k in key)
     if builtins.sum(k is Ellipsis for k in key) > 1:
@@ -1337,8 +1342,7 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple | None, tuple]:
         else:  # an array: a bool mask stands for as many dimensions as it has
             basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
             advanced.append(k)
-    takes_view = builtins.any(k is None or k != slice(None) for k in basic)
-    return (tuple(basic) if takes_view else None), tuple(advanced)
+    return tuple(basic), tuple(advanced)
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
@@ -1356,17 +1360,20 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
         raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return globals()["index"](input, (slice(None),) * dim + (slice(start, start + length),))
+    return slice_op(input, key=(slice(None),) * dim + (slice(start, start + length),))
 
 
 def index_put(input: Tensor, key: tuple, value) -> Tensor:
     """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
     dtype = input.dtype
     if isinstance(value, Tensor) and value.dtype is not dtype:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
-        )
+        arrays = [k for k in key if backend.is_array(k)]
+        # One boolean mask and a one-element value is a masked fill in PyTorch, which converts it.
+        if not (len(arrays) == 1 and arrays[0].dtype == bool and arrays[0].ndim and value.numel() == 1):
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
+            )
     value = _as_tensor(value, dtype, input.device)
     try:
         return index_put_op(input, value, key=key, dtype=dtype)
@@ -1379,15 +1386,13 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
 
 
 def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
-    """``value`` ready to copy into a view of ``shape`` (``x[key] = value``): leading 1s dropped
-    and checked to expand, both as in PyTorch."""
+    """``value`` ready to copy into a view of another ``shape`` (``x[key] = value``), as PyTorch
+    makes it: a view without its leading 1s (``ViewBackward0``), expanded to ``shape``."""
     lead = 0
-    while value.ndim - lead > len(shape) and value.shape[lead] == 1:
+    while lead < value.ndim and value.shape[lead] == 1:
         lead += 1
-    if lead:
-        value = value.view(value.shape[lead:])
-    expand(value.detach(), *shape)  # raises PyTorch's error when it does not fit
-    return value
+    value = value.view(value.shape[lead:])
+    return value if value.shape == shape else value.expand(*shape)
 
 
 def view_again(base: Tensor, steps: tuple) -> Tensor:

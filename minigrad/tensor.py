@@ -773,19 +773,24 @@ class Tensor:
         return self._apply_inplace(lambda s: F.copy_op(s, source))
 
     def __setitem__(self, key, value) -> None:
-        """``self[key] = value``: as in PyTorch, a copy into the view ``self[key]`` (on a tensor in
-        a graph that gives it a ``CopySlices``), or ``index_put_`` for advanced indices."""
+        """``self[key] = value``, as in PyTorch: ``index_put_`` for advanced indices, else a
+        ``fill_`` (a number or 0-d value) or ``copy_`` of the view ``self[key]`` (on a tensor in a
+        graph that gives it a ``CopySlices``; on ``self`` itself for ``x[...] = v``). The views
+        are taken first either way, and a slice over a whole dimension takes none."""
         if isinstance(value, Tensor):
             value = value.to(self.device)
         key = F._index_key(self, key)
-        if not F._is_basic(key):  # index_put_ on the view the key's ints and slices take, as PyTorch
+        if not F._is_basic(key):
             basic, advanced = F._split_index(key, self.ndim)
-            target = self if basic is None else F.index(self, basic)
+            target = F._take_views(self, basic, bare_slice=False)
             target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))
             return
-        view = self[key]
+        view = F._take_views(self, key, bare_slice=False)
         value = F._as_tensor(value, self.dtype, self.device)
-        view.copy_(value if value._data.shape == view._data.shape else F._setitem_value(value, view.shape))
+        if not value.ndim:
+            view.fill_(value)
+        else:
+            view.copy_(value if value._data.shape == view._data.shape else F._setitem_value(value, view.shape))
 
     def __iadd__(self, other):
         return self.add_(other)

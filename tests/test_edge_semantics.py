@@ -190,7 +190,6 @@ CASES = {
         x.mH,
         x.H,
         lib.ones(2, 3, 4).mH,
-        _leaf(lib, 2.0).mT,
     ),
 }
 
@@ -293,3 +292,81 @@ ERRORS = {
 def test_errors_match_torch(name):
     run, words = ERRORS[name]
     same_error(run, words)
+
+
+def test_mT_of_a_number_is_itself_with_a_warning():
+    for lib in (minigrad, torch):
+        x = lib.tensor(2.0)
+        with pytest.warns(UserWarning, match="deprecated on 0-D tensors"):
+            assert x.mT is x
+
+
+KEYS = [
+    "b[:]",
+    "b[0:3]",
+    "b[:, 0:4]",
+    "b[0, 0:4]",
+    "b[...]",
+    "b[()]",
+    "b[:, :]",
+    "b[0:3, 1]",
+    "b[:, 0:10]",
+    "b[:, -4:]",
+    "b[:, ::1]",
+    "b[0:3,]",
+    "b[..., 0:4]",
+    "b[None, :, 0:4]",
+    "b[1:, 0:4]",
+    "b[0][:]",
+    "b[0:3, [1]]",
+]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_slices_over_a_whole_dimension_take_no_view_inside_a_tuple(key):
+    # PyTorch: x[a:b] alone always slices; in a tuple, a slice over the whole dimension is skipped
+    # (x[:, :] is AliasBackward0, x[0:3, 1] one SelectBackward0).
+    def run(lib):
+        return _chain(eval(key, {"b": _leaf(lib, [[1.0] * 4] * 3) * 1}))
+
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("key", ["()", "...", "slice(None)", "(slice(None), slice(0, 9))", "0", "(slice(0, 3), 1)"])
+@pytest.mark.parametrize("value", ["5.0", "w * 3", "(w * 3).reshape(1)", "lib.ones(4)"])
+def test_setitem_fills_or_copies_as_torch(key, value):
+    # A number or 0-d value is a fill_ (FillBackward3), anything else a copy_ (of a view of it
+    # without leading 1s, expanded); x[...] = v and x[:] = v write into x itself, other keys
+    # into a view (CopySlices).
+    def run(lib):
+        b = _leaf(lib, [[1.0] * 4] * 3) * 1
+        w = _leaf(lib, 2.0)
+        try:
+            b[eval(key)] = eval(value, {"w": w, "lib": lib})
+        except RuntimeError as error:  # lib.ones(4) into b[0:3, 1]
+            return "expand", type(error).__name__
+        b.sum().backward()
+        return (
+            type(b.grad_fn).__name__,
+            [type(n).__name__ if n else None for n, _ in b.grad_fn.next_functions],
+            b,
+            w.grad,
+        )
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[:2] == theirs[:2]
+    same(lambda lib: (ours if lib is minigrad else theirs)[2:])
+
+
+def test_a_mask_and_one_value_fill_without_a_dtype_check():
+    # PyTorch's index_put_ with one boolean mask and a one-element value is masked_fill_, which
+    # converts the value; other advanced keys need the tensor's dtype.
+    def run(lib):
+        x = lib.zeros(1, 4, 3, dtype=lib.int64)
+        x[0, 2:, lib.tensor([True, False, True])] = lib.tensor([[1.6]])
+        return x
+
+    same(run)
+    same_error(
+        lambda lib: lib.zeros(3, dtype=lib.int64).__setitem__(lib.tensor([0]), lib.tensor([1.5])), "dtypes match"
+    )
