@@ -70,6 +70,10 @@ round_decimals_op = Op("RoundBackward1", lambda xp, self, *, decimals: xp.round(
                        self=lambda grad: zeros_like_tensor(grad))
 trunc_op = Op("TruncBackward0", lambda xp, self: xp.trunc(self),
               self=lambda grad: zeros_like_tensor(grad))
+# ``//`` has no derivative in PyTorch: its node is NotImplemented, and backward through it raises.
+floor_divide_op = Op("NotImplemented", lambda xp, self, other: _div_rounded(xp, self, other, "floor"),
+                     self=lambda grad: _no_derivative("floor_divide"),
+                     other=lambda grad: _no_derivative("floor_divide"))
 div_rounded_op = Op("DivBackward2", lambda xp, self, other, *, rounding_mode: _div_rounded(xp, self, other, rounding_mode),
                     self=lambda grad: zeros_like_tensor(grad),
                     other=lambda grad: zeros_like_tensor(grad))
@@ -121,9 +125,9 @@ mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(self.mean(), dtype=sel
 mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: self.mean(axis=dim, keepdims=keepdim),
                  self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim) / _count(self_shape, dim))
 amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
-             self=lambda grad, self, result: _evenly(grad, self == result))
+             self=lambda grad, self, result: _evenly(grad, self, result))
 amin_op = Op("MinBackward1", lambda xp, self: self.min(),
-             self=lambda grad, self, result: _evenly(grad, self == result))
+             self=lambda grad, self, result: _evenly(grad, self, result))
 max_dim_op = Op("MaxBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
 min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
@@ -301,6 +305,10 @@ def _threshold_backward(xp, grad_output, self, threshold):
     return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
 
 
+def _no_derivative(name: str):
+    raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+
 def _div_rounded(xp, a, b, mode):
     if a.dtype.kind in "iub" and not b.all():
         raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
@@ -440,9 +448,11 @@ def _count(shape, dim) -> int:
     return math.prod(shape[d] for d in _dims(dim, len(shape)))
 
 
-def _evenly(grad: Tensor, mask: Tensor) -> Tensor:
-    """Spread ``grad`` evenly over the positions where ``mask`` holds (ties of max/min)."""
-    return grad * mask / mask.sum()
+def _evenly(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """Spread ``grad`` evenly over the elements of ``self`` equal to ``result`` (ties of max/min;
+    its nans when it is nan), zero elsewhere (PyTorch's evenly_distribute_backward)."""
+    mask = (self != self) if bool(result._data != result._data) else (self == result)
+    return where(mask, grad / mask.sum(), 0.0)
 
 
 def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
@@ -707,8 +717,22 @@ def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
             raise ValueError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
             )
+        _check_rounded_division(input, other, rounding_mode)
         return _binary(div_rounded_op, input, other, rounding_mode=rounding_mode)
     return _binary(div_op, input, other, float_result=True)
+
+
+def floor_divide(input, other) -> Tensor:
+    """``input // other``: the quotient rounded down, as Python's ``//``. Not differentiable, as
+    in PyTorch: its grad_fn is ``NotImplemented``, and backward through it raises."""
+    _check_rounded_division(input, other, "floor")
+    return _binary(floor_divide_op, input, other)
+
+
+def _check_rounded_division(input, other, mode: str) -> None:
+    if _operand_dtype((input, other)) is dtypes.bool:
+        device = (input if isinstance(input, Tensor) else other).device
+        raise NotImplementedError(f'"div_{mode}_{device.type}" not implemented for \'Bool\'')
 
 
 def reciprocal(input: Tensor) -> Tensor:

@@ -833,7 +833,10 @@ class Tensor:
         return F.reciprocal(self) * other
 
     def __floordiv__(self, other):
-        return F.div(self, other, rounding_mode="floor")
+        return F.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return F.floor_divide(other, self)
 
     def __pow__(self, exponent):
         return F.pow(self, exponent)
@@ -930,6 +933,7 @@ _METHODS = {
     "sub",
     "mul",
     "div",
+    "floor_divide",
     "pow",
     "neg",
     "abs",

@@ -185,6 +185,17 @@ CASES = {
         2 ** lib.tensor([-1, 2]),
         lib.tensor([3], dtype=lib.int32) ** lib.tensor([-1], dtype=lib.int32),
     ),
+    # max()/min() send the gradient evenly to the ties, or to the nans when the result is nan.
+    "max and min gradients with nan and inf": lambda lib: (
+        _backward((x := _leaf(lib, [1.0, float("nan"), 3.0, float("nan")])).max(), x),
+        lib.autograd.grad((y := _leaf(lib, [1.0, 3.0, 3.0])).min() * float("inf"), y),
+    ),
+    "floor division from the left": lambda lib: (
+        3 // lib.tensor([-2.0, 2.0, 0.5]),
+        False // lib.tensor([-2.0, 2.0]),
+        True // lib.tensor([3, 1]),
+        lib.tensor([1.0, 2.0]) // True,
+    ),
     "matrix transposes": lambda lib: (
         (x := _leaf(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]) * 1).mT,
         x.mH,
@@ -370,3 +381,29 @@ def test_a_mask_and_one_value_fill_without_a_dtype_check():
     same_error(
         lambda lib: lib.zeros(3, dtype=lib.int64).__setitem__(lib.tensor([0]), lib.tensor([1.5])), "dtypes match"
     )
+
+
+def test_floor_division_records_a_node_without_a_derivative():
+    def run(lib):
+        x = _leaf(lib, [1.5, -2.5])
+        return [
+            type((f(x)).grad_fn).__name__ for f in (lambda x: x // 2, lambda x: 2 // x, lambda x: x.floor_divide(x))
+        ]
+
+    assert run(minigrad) == run(torch) == ["NotImplemented"] * 3
+    same_error(
+        lambda lib: (_leaf(lib, [1.5]) // 2).sum().backward(), "derivative for aten::floor_divide is not implemented"
+    )
+    same_error(lambda lib: lib.tensor([True]) // lib.tensor([True]), "\"div_floor_cpu\" not implemented for 'Bool'")
+    same_error(lambda lib: lib.tensor([True]).div(True, rounding_mode="trunc"), "div_trunc_cpu")
+
+
+def test_a_saved_result_is_checked_even_when_no_rule_that_runs_reads_it():
+    # x ** e saves its result for e's gradient; PyTorch checks it in backward also when only x
+    # needs a gradient, and names the operation "Pow1" (PowBackward1).
+    def run(lib):
+        y = (_leaf(lib, [0.5, 1.5]) * 1) ** lib.tensor([2.0, 3.0])
+        y.add_(1)
+        y.sum().backward()
+
+    same_error(run, "which is output 0 of Pow1,", "is at version 1; expected version 0")

@@ -218,8 +218,8 @@ def _describe(tensor: Tensor, grad_fn: Node | None) -> str:
     text = f"[{_tensor._legacy_type_name(tensor)} [{', '.join(map(str, tensor.shape))}]]"
     grad_fn = grad_fn if grad_fn is not None else tensor.grad_fn
     if grad_fn is not None:
-        # PyTorch 2.13 names the forward operation here: "Exp", not "ExpBackward0".
-        text += f", which is output {tensor._output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())},"
+        # PyTorch 2.13 names the forward operation here: "Exp" for ExpBackward0, "Pow1" for PowBackward1.
+        text += f", which is output {tensor._output_nr} of {re.sub(r'Backward(0$)?', '', grad_fn.name())},"
     return text
 
 

@@ -10,9 +10,9 @@ pass itself). Each rule names, through its parameters, exactly what it reads::
 
 A rule may read ``grad`` (the incoming gradient), ``result`` (the forward output), any input by
 name, any keyword parameter of the forward, ``<input>_shape`` and ``<input>_strides`` (the
-input's memory layout, for rules that lay their gradient out alike). Only the tensors a rule reads
-are saved, and only when that rule's input needs a gradient, so in-place checks fire exactly
-when PyTorch's do. Gradients are reduced to each input's shape and dtype in one place
+input's memory layout, for rules that lay their gradient out alike). Only the inputs a rule reads
+are saved, and only when that rule's input needs a gradient; the result whenever some rule reads
+it, as PyTorch saves outputs. So in-place checks fire exactly when PyTorch's do. Gradients are reduced to each input's shape and dtype in one place
 (:func:`_fit`), which is where broadcasting is undone.
 """
 
@@ -26,6 +26,7 @@ from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
 
 _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
+UNREAD_RESULT = "result (unread)"  # in Op.wanted: save the result only to check its version
 
 
 class Op:
@@ -48,12 +49,17 @@ class Op:
         self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
 
     def wanted(self, needs: tuple) -> frozenset:
-        """The names the rules of the inputs that need a gradient read (so must be saved)."""
+        """The names the rules of the inputs that need a gradient read (so must be saved), and
+        UNREAD_RESULT when only another rule reads the result: PyTorch saves it anyway and checks
+        it in backward (an in-place change of ``x ** e`` raises even when only ``x`` needs a
+        gradient)."""
         found = self._wanted.get(needs)
         if found is None:
             names = [self.variadic] * len(needs) if self.variadic else self.inputs
-            found = frozenset(r for name, need in zip(names, needs) if need for r in self.reads[name])
-            self._wanted[needs] = found
+            found = {r for name, need in zip(names, needs) if need for r in self.reads[name]}
+            if any(needs) and any("result" in reads for reads in self.reads.values()) and "result" not in found:
+                found.add(UNREAD_RESULT)
+            found = self._wanted[needs] = frozenset(found)
         return found
 
     def __call__(self, /, *inputs, dtype=None, **params):
@@ -109,6 +115,7 @@ class OpNode(Node):
 
     op: Op
     _freed = False
+    _check_result = False  # the result is saved though no rule that runs reads it
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
@@ -144,6 +151,9 @@ class OpNode(Node):
                         saved[name] = SavedTensor(t)
             if "result" in wanted:
                 saved["result"] = SavedTensor(result, is_output=True)
+            elif UNREAD_RESULT in wanted:  # saved only to be checked, as PyTorch unpacks all it saved
+                saved["result"] = SavedTensor(result, is_output=True)
+                self._check_result = True
 
     def _read(self, key: str):
         """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
@@ -161,6 +171,8 @@ class OpNode(Node):
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
         op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
+        if self._check_result:
+            self._unpack(self.saved["result"])  # raises if it was changed in place
         if op.variadic:  # one rule gives the gradients of all the inputs
             grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
             return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
