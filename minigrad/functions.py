@@ -217,8 +217,10 @@ index_put_op = Op("IndexPutBackward0", lambda xp, self, values, *, key: _put(sel
 # its gradient goes back through each step's own rule.
 as_strided_op = Op("AsStridedBackward0", lambda xp, self, *, steps: _take_view(xp, self, steps),
                    view=True, self=lambda grad, steps: _untake_view(grad, steps))
-cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(tensors, axis=dim),
-            tensors=lambda grad, shapes, dim: _split(grad, [s[dim] for s in shapes], dim))
+# PyTorch's cat skips 1-D empty tensors among tensors of more dimensions (they still count for
+# the dtype and for requires_grad, and get an empty gradient).
+cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(_joined(tensors), axis=dim),
+            tensors=lambda grad, shapes, dim: _split(grad, shapes, dim))
 stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
               tensors=lambda grad, shapes, dim: [grad.select(dim, i) for i in range(len(shapes))])
 
@@ -277,6 +279,8 @@ def _sum(xp, a, dim, keepdim):
 
 
 def _gather(xp, a, dim, keepdim, indices):
+    if not a.ndim:  # a 0-d tensor is its own max along dim 0
+        return a.copy()
     out = xp.take_along_axis(a, xp.expand_dims(indices, dim), axis=dim)
     return out if keepdim else xp.squeeze(out, dim)
 
@@ -457,6 +461,8 @@ def _evenly(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
 
 def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
     """Send ``grad`` to the positions ``indices`` picked along ``dim``."""
+    if not shape:
+        return grad
     xp = backend.xp(grad.device)
     positions = xp.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
     onehot = Tensor._make(positions == xp.expand_dims(indices, dim))
@@ -484,9 +490,19 @@ def _evenly_dim(mask, dim):
     return mask / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))
 
 
-def _split(grad: Tensor, sizes, dim) -> list[Tensor]:
+def _joined(arrays) -> list:
+    ndim = builtins.max(a.ndim for a in arrays)
+    return [a for a in arrays if a.ndim == ndim or a.shape != (0,)]
+
+
+def _split(grad: Tensor, shapes, dim) -> list[Tensor]:
+    """The pieces of ``grad`` for the tensors cat joined along ``dim``."""
     pieces, start = [], 0
-    for size in sizes:
+    for shape in shapes:
+        if len(shape) != grad.ndim:  # a 1-D empty tensor that cat skipped
+            pieces.append(Tensor._make(backend.xp(grad.device).zeros((0,), dtype=grad._data.dtype)))
+            continue
+        size = shape[dim]
         key = (slice(None),) * dim + (slice(start, start + size),)
         pieces.append(slice_op(grad, key=key))
         start += size
@@ -633,7 +649,7 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
         if isinstance(b, Tensor):
             other = b.dtype
             if (dtype is other and (dtype.is_floating_point or not float_result)) or (
-                other is dtypes.bool and dtype.is_floating_point
+                other is dtypes.bool and dtype.is_floating_point and params.get("alpha", 1) == 1
             ):
                 if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
                     broadcast_shapes(a._data.shape, b._data.shape)
@@ -745,6 +761,8 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
         dtype = _operand_dtype((input, exponent))
         return rpow_op(exponent, base=input, dtype=dtype)
     if isinstance(exponent, Tensor):
+        if input.dtype is dtypes.bool and exponent.dtype is dtypes.bool:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         return _binary(pow_tensor_op, input, exponent)
     dtype = _operand_dtype((input, exponent))
     if not dtype.is_floating_point and exponent < 0:
@@ -762,11 +780,18 @@ def neg(input: Tensor) -> Tensor:
 
 
 def abs(input: Tensor) -> Tensor:  # noqa: A001
+    _no_bool_kernel(input, "abs_cpu")
     return abs_op(input)
 
 
+def _no_bool_kernel(input: Tensor, kernel: str) -> None:
+    """PyTorch's error for an elementwise function that has no bool version."""
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def sign(input: Tensor) -> Tensor:
-    return sign_op(input)
+    return input.clone() if input.dtype is dtypes.bool else sign_op(input)
 
 
 def exp(input: Tensor) -> Tensor:
@@ -798,13 +823,24 @@ def sigmoid(input: Tensor) -> Tensor:
 
 
 def relu(input: Tensor) -> Tensor:
-    return relu_op(_check_tensor(input, "relu"))
+    if _check_tensor(input, "relu").dtype is dtypes.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return relu_op(input)
 
 
 def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     """Limit values to ``[min, max]``; tensors as bounds are allowed too."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
+        # PyTorch has clamp(Scalar, Scalar) and clamp(Tensor, Tensor): a 0-d tensor is a number.
+        bound = min if isinstance(min, Tensor) else max
+        if bound.ndim:
+            raise TypeError(
+                f"clamp() received an invalid combination of arguments - got (min={type(min).__name__}, "
+                f"max={type(max).__name__}): give both bounds as numbers or both as tensors"
+            )
+        min, max = (m.item() if isinstance(m, Tensor) else m for m in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = _operand_dtype([v for v in (input, min, max) if v is not None])
         if dtype.is_floating_point:
@@ -878,14 +914,9 @@ def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, 
     dim = _wrap_dim(dim, input.ndim)
     _check_nonempty_dim(input, dim, name)
     xp = backend.xp(input.device)
-    data = input._data if input.ndim else input._data.reshape(1)
     with backend.on(input.device):
-        indices = getattr(xp, arg)(data, axis=dim if input.ndim else 0)
-    if not input.ndim:
-        indices = indices.reshape(())
-    values = dim_op(input if input.ndim else input.reshape(1), dim=dim if input.ndim else 0, keepdim=keepdim and bool(input.ndim), indices=indices)
-    if not input.ndim:
-        values = values.reshape(())
+        indices = getattr(xp, arg)(input._data, axis=dim) if input.ndim else xp.zeros((), dtype="int64")
+    values = dim_op(input, dim=dim, keepdim=keepdim, indices=indices)
     with backend.on(input.device):
         idx = Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices)
     return result_type(values, idx)
@@ -902,7 +933,10 @@ def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa:
 
 
 def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
-    """PyTorch's IndexError for an argmax-like reduction with nothing to choose from."""
+    """PyTorch's IndexError for an argmax-like reduction with nothing to choose from (and its
+    error for bool input)."""
+    if name.startswith("arg") and input.dtype is dtypes.bool:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None and input.numel() == 0:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
     if dim is not None and input.ndim and input.shape[dim] == 0:
@@ -929,6 +963,8 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
 
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
     """The vector norm (2-norm by default) over all elements or over ``dim``."""
+    if p == "fro" and isinstance(dim, tuple | list) and len(dim) > 2:  # PyTorch takes it as a matrix norm
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     if p in ("fro", None):
         p = 2
     if p == "nuc" or isinstance(p, str):
@@ -1156,6 +1192,8 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
 
 
 def expand(input: Tensor, *sizes) -> Tensor:
+    if not sizes:
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = _shape_args(sizes)
     if len(sizes) < input.ndim:
         raise RuntimeError(
@@ -1209,8 +1247,9 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = next((t for t in tensors if t.shape != (0,)), tensors[0])
     dim = _wrap_dim(dim, ref.ndim)
-    parts = [t for t in tensors if t.shape != (0,) or t is ref]
-    for i, t in enumerate(parts):
+    for i, t in enumerate(tensors):
+        if t.shape == (0,) and t.ndim != ref.ndim:
+            continue  # skipped, as in PyTorch (see cat_op)
         if t.ndim != ref.ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
         for d in range(ref.ndim):
@@ -1219,7 +1258,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
                     f"Sizes of tensors must match except in dimension {dim}. Expected size {ref.shape[d]} "
                     f"but got size {t.shape[d]} for tensor number {i} in the list."
                 )
-    return cat_op(*parts, dim=dim, dtype=_operand_dtype(parts))
+    return cat_op(*tensors, dim=dim, dtype=_operand_dtype(tensors))
 
 
 concat = cat
@@ -1346,8 +1385,8 @@ def _take_views(input: Tensor, key: tuple, bare_slice: bool) -> Tensor:
 
 def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
     """A key with arrays, split as PyTorch applies it: the basic key (ints, slices, None; full
-    slices where the arrays are) and the arrays' key for the view it takes. (NumPy instead counts ints as arrays: ``x[0, :, idx]`` would put idx's
-    dimension first.)"""
+    slices where the arrays are) and the arrays' key for the view it takes. (NumPy instead
+    counts ints as arrays: ``x[0, :, idx]`` would put idx's dimension first.)"""
     used = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else k is not None and k is not Ellipsis for k in key)
     if builtins.sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -1375,6 +1414,8 @@ def select(input: Tensor, dim: int, index: int) -> Tensor:
 
 
 def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
+    if not input.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
     size = input.shape[dim]
     if not -size <= start <= size:
@@ -1416,7 +1457,7 @@ def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
     while lead < value.ndim and value.shape[lead] == 1:
         lead += 1
     value = value.view(value.shape[lead:])
-    return value if value.shape == shape else value.expand(*shape)
+    return value if value.shape == shape else value.expand(shape)
 
 
 def view_again(base: Tensor, steps: tuple) -> Tensor:
@@ -1548,6 +1589,7 @@ def _bitwise(name: str, a, b) -> Tensor:
     if dtype.is_floating_point:  # PyTorch's words: the kernel has no floating version
         raise NotImplementedError(f'"{name}_{device.type}" not implemented for \'{dtype._legacy_name}\'')
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    broadcast_shapes(a.shape, b.shape)  # PyTorch's error when they do not broadcast
     device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)
     target = backend.array_dtype(dtype)
@@ -1588,18 +1630,22 @@ def xp_call(input: Tensor, name: str):
 
 
 def floor(input: Tensor) -> Tensor:
+    _no_bool_kernel(input, "floor_vml_cpu")
     return floor_op(input)
 
 
 def ceil(input: Tensor) -> Tensor:
+    _no_bool_kernel(input, "ceil_vml_cpu")
     return ceil_op(input)
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
+    _no_bool_kernel(input, "round_vml_cpu")
     return round_op(input) if decimals == 0 else round_decimals_op(input, decimals=decimals)
 
 
 def trunc(input: Tensor) -> Tensor:
+    _no_bool_kernel(input, "trunc_vml_cpu")
     return trunc_op(input)
 
 

@@ -741,7 +741,10 @@ class Tensor:
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-        F.broadcast_shapes(self.shape, src.shape)
+        if F.broadcast_shapes(self.shape, src.shape) != self.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(F.broadcast_shapes(self.shape, src.shape))}"
+            )
         src = src.to(self.device)
         return self._apply_inplace(lambda s: F.copy_op(s, src.to(s.dtype)), (src,))
 

@@ -196,6 +196,31 @@ CASES = {
         True // lib.tensor([3, 1]),
         lib.tensor([1.0, 2.0]) // True,
     ),
+    # cat skips 1-D empty tensors among bigger ones, but they count for the dtype and for
+    # requires_grad, and get an empty gradient.
+    "cat with 1-D empty tensors": lambda lib: (
+        lib.cat([lib.tensor([1, 2]), lib.zeros(0)]),
+        lib.cat([lib.zeros(0, dtype=lib.float64), lib.tensor([[1.0, 2.0]])]),
+        lib.cat([lib.zeros(0, dtype=lib.int64), lib.zeros(0)]),
+        (c := lib.cat([(e := _leaf(lib, [])), (w := _leaf(lib, [[1.0, 2.0]])), e])),
+        _backward(c, e, w),
+    ),
+    # clamp has a (number, number) and a (tensor, tensor) form: a 0-d tensor next to a number is a number.
+    "clamp with a number and a 0-d tensor": lambda lib: (
+        (x := _leaf(lib, [1.9, 0.0])).clamp(0, lib.tensor(1)),
+        x.clamp(lib.tensor(0.5), 1.0),
+        x.clip(0.1, lib.tensor(0.5)),
+    ),
+    "max and min along dim 0 of a number": lambda lib: (
+        *(s := _leaf(lib, 2.0)).max(0),
+        *s.min(-1, keepdim=True),
+        lib.autograd.grad(s.max(0)[0] * 3, s),
+    ),
+    "add of a bool mask with alpha": lambda lib: (
+        lib.add(lib.tensor([1.5, 2.0]), lib.tensor([True, False]), alpha=-1),
+        lib.tensor([1.5, 2.0]).add(lib.tensor([True, False]), alpha=2),
+    ),
+    "sign of bools": lambda lib: lib.sign(lib.tensor([True, False])),
     "matrix transposes": lambda lib: (
         (x := _leaf(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]) * 1).mT,
         x.mH,
@@ -296,6 +321,30 @@ ERRORS = {
     "arange backwards": (lambda lib: lib.arange(3, 0), "inconsistent with step sign"),
     "eye of negative size": (lambda lib: lib.eye(2, -1), "m must be greater or equal to 0, got -1"),
     "randint of an empty range": (lambda lib: lib.randint(3, 3, (2,)), "but got from=3 >= to=3"),
+    "clamp with a number and a tensor": (
+        lambda lib: lib.ones(2).clamp(min=0.0, max=lib.ones(2)),
+        "invalid combination of arguments",
+    ),
+    "narrow of a number": (lambda lib: lib.tensor(1.0).narrow(0, 0, 1), "cannot be applied to a 0-dim tensor"),
+    "expand without sizes": (lambda lib: lib.zeros(2).expand(), 'missing 1 required positional arguments: "size"'),
+    "copy_ that would grow the tensor": (
+        lambda lib: lib.zeros(2).copy_(lib.ones(2, 2)),
+        "output with shape [2] doesn't match the broadcast shape [2, 2]",
+    ),
+    "bitwise of shapes that do not broadcast": (
+        lambda lib: lib.ones(2, 4, dtype=lib.bool) | lib.ones(4, 3, dtype=lib.bool),
+        "must match the size",
+    ),
+    "fro norm over three dims": (
+        lambda lib: lib.zeros(2, 3, 4).norm(dim=(0, 1, 2)),
+        "dim must be a 2-tuple. Got 0 1 2",
+    ),
+    "abs of bools": (lambda lib: lib.tensor([True]).abs(), "\"abs_cpu\" not implemented for 'Bool'"),
+    "floor of bools": (lambda lib: lib.tensor([True]).floor(), "floor_vml_cpu"),
+    "round of bools": (lambda lib: lib.tensor([True]).round(), "round_vml_cpu"),
+    "relu of bools": (lambda lib: lib.tensor([True]).relu(), "Boolean inputs not supported for relu"),
+    "argmax of bools": (lambda lib: lib.tensor([True]).argmax(), "argmax(): does not support bool input"),
+    "bool to a bool power": (lambda lib: lib.tensor([True]) ** lib.tensor([True]), '"pow" not implemented'),
 }
 
 
