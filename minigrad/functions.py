@@ -171,6 +171,8 @@ view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
              view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 reshape_alias_op = Op("ReshapeAliasBackward0", lambda xp, self, *, shape: self.reshape(shape),
                      view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+squeeze_inplace_op = Op("SqueezeBackward4", lambda xp, self, *, dims: xp.squeeze(self, dims),  # squeeze_(dims)
+                        self=lambda grad, self_shape: grad.reshape(self_shape))
 unsafe_view_op = Op("UnsafeViewBackward0", lambda xp, self, *, shape: self.reshape(shape),
                     self=lambda grad, self_shape: grad.reshape(self_shape))
 alias_op = Op("AliasBackward0", lambda xp, self: self[...],
@@ -1058,8 +1060,10 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return dot(a, b)
     if a.ndim == 2 and b.ndim == 1:
         return mv(a, b)
-    if a.ndim == 1 and b.ndim == 2:
-        return squeeze(mm(a.unsqueeze(0), b), 0)
+    if a.ndim == 1 and b.ndim == 2:  # PyTorch: a.unsqueeze(0).mm(b).squeeze_(0), an in-place squeeze
+        out = squeeze_inplace_op(mm(a.unsqueeze(0), b), dims=(0,))
+        out._version_counter.value += 1
+        return out
     if a.ndim == 2 and b.ndim == 2:
         return mm(a, b)
     k_a = a.shape[-1]
@@ -1070,10 +1074,14 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         )
     broadcast_shapes(a.shape[:-2], b.shape[:-2])
     _matmul_dtype(a, b, "matmul")
+    if b.ndim <= 2 and a.ndim > 2:  # PyTorch folds the batch into the rows of one mv or mm
+        rows = a.reshape(-1, k_a)
+        out = mv(rows, b) if b.ndim == 1 else mm(rows, b)
+        return unsafe_view_op(out, shape=a.shape[:-1] + b.shape[1:])
     if b.ndim == 1:
         return squeeze(bmm_op(a, b.unsqueeze(1)), -1)
-    if a.ndim == 1:
-        return squeeze(bmm_op(a.unsqueeze(0), b), -2)
+    if a.ndim == 1:  # folded too: each matrix of b, transposed, times a
+        return unsafe_view_op(mv(b.mT.reshape(-1, k_b), a), shape=b.shape[:-2] + b.shape[-1:])
     return bmm_op(a, b)
 
 

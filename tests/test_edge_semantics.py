@@ -456,3 +456,19 @@ def test_a_saved_result_is_checked_even_when_no_rule_that_runs_reads_it():
         y.sum().backward()
 
     same_error(run, "which is output 0 of Pow1,", "is at version 1; expected version 0")
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [((3,), (3, 2)), ((5, 2, 3), (3,)), ((5, 2, 3), (3, 4)), ((2, 5, 2, 3), (3,)), ((3,), (5, 3, 2))]
+)
+def test_matmul_folds_as_torch(a, b):
+    # 1-D @ 2-D squeezes in place (SqueezeBackward4, version 1); a batch times a vector or a
+    # matrix is folded into one mv/mm and viewed back (UnsafeViewBackward0).
+    def run(lib):
+        x, y = lib.ones(a, requires_grad=True) * 1, lib.ones(b, requires_grad=True) * 1
+        r = lib.matmul(x, y)
+        return _chain(r)[:2], r._version, r, lib.autograd.grad((r * r).sum(), (x, y))
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[:2] == theirs[:2]
+    same(lambda lib: (ours if lib is minigrad else theirs)[2:])
