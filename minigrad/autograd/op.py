@@ -12,8 +12,9 @@ A rule may read ``grad`` (the incoming gradient), ``result`` (the forward output
 name, any keyword parameter of the forward, ``<input>_shape`` and ``<input>_strides`` (the
 input's memory layout, for rules that lay their gradient out alike). Only the inputs a rule reads
 are saved, and only when that rule's input needs a gradient; the result whenever some rule reads
-it, as PyTorch saves outputs. So in-place checks fire exactly when PyTorch's do. Gradients are reduced to each input's shape and dtype in one place
-(:func:`_fit`), which is where broadcasting is undone.
+it, as PyTorch saves outputs. So in-place checks fire exactly when PyTorch's do. Gradients are
+reduced to each input's shape and dtype in one place (:func:`_fit`), which is where broadcasting
+is undone.
 """
 
 from __future__ import annotations
@@ -149,11 +150,10 @@ class OpNode(Node):
                 for name, t in zip(op.inputs, inputs):
                     if name in wanted:
                         saved[name] = SavedTensor(t)
-            if "result" in wanted:
+            if "result" in wanted or UNREAD_RESULT in wanted:
                 saved["result"] = SavedTensor(result, is_output=True)
-            elif UNREAD_RESULT in wanted:  # saved only to be checked, as PyTorch unpacks all it saved
-                saved["result"] = SavedTensor(result, is_output=True)
-                self._check_result = True
+                if UNREAD_RESULT in wanted:  # saved only to be checked, as PyTorch unpacks all it saved
+                    self._check_result = True
 
     def _read(self, key: str):
         """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
