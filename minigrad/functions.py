@@ -1459,8 +1459,11 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
 
 
 def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
-    """``value`` ready to copy into a view of another ``shape`` (``x[key] = value``), as PyTorch
-    makes it: a view without its leading 1s (``ViewBackward0``), expanded to ``shape``."""
+    """``value`` ready to copy into a view of ``shape`` (``x[key] = value``), as PyTorch makes it:
+    itself when it has that shape, else a view without its leading 1s (``ViewBackward0``),
+    expanded to ``shape``."""
+    if value._data.shape == shape:
+        return value
     lead = 0
     while lead < value.ndim and value.shape[lead] == 1:
         lead += 1

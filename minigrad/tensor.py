@@ -54,6 +54,12 @@ class Size(tuple):
 
 
 _NO_HOOKS = MappingProxyType({})
+# PyTorch's words after both of its errors about views taken in no_grad mode.
+_NO_GRAD_VIEW_ADVICE = (
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+)
 _DTYPE_OF = dtypes._by_array_dtype  # filled by dtypes.from_array_dtype
 _ndarray = backend.CPU_ARRAY
 
@@ -195,10 +201,7 @@ class Tensor:
         if self._view_no_grad:
             raise RuntimeError(
                 "A view was created in no_grad mode and its base or another view of its base has "
-                "been modified inplace with grad mode enabled. Given that this use case is "
-                "ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-                "both the view and the inplace either both inside the no_grad block (if you don't "
-                "want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+                f"been modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
         again = F.view_again(base, self._view_steps)
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
@@ -643,11 +646,7 @@ class Tensor:
         base = self._base
         if self._view_no_grad:
             raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad mode "
-                "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
-                "You can clarify your code by moving both the view and the inplace either both "
-                "inside the no_grad block (if you don't want the inplace to be tracked) or both "
-                "outside (if you want the inplace to be tracked)."
+                f"A view was created in no_grad mode and is being modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
         if base._grad_fn is None and base._requires_grad:
             raise RuntimeError(
@@ -741,10 +740,9 @@ class Tensor:
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-        if F.broadcast_shapes(self.shape, src.shape) != self.shape:
-            raise RuntimeError(
-                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(F.broadcast_shapes(self.shape, src.shape))}"
-            )
+        shape = F.broadcast_shapes(self.shape, src.shape)
+        if shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
         src = src.to(self.device)
         return self._apply_inplace(lambda s: F.copy_op(s, src.to(s.dtype)), (src,))
 
@@ -793,7 +791,7 @@ class Tensor:
         if not value.ndim:
             view.fill_(value)
         else:
-            view.copy_(value if value._data.shape == view._data.shape else F._setitem_value(value, view.shape))
+            view.copy_(F._setitem_value(value, view.shape))
 
     def __iadd__(self, other):
         return self.add_(other)

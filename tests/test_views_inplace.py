@@ -194,11 +194,16 @@ def test_inplace_on_a_view_of_a_leaf_raises_as_torch():
     same_error(lambda lib: _x(lib)[0:2].mul_(2), "a view of a leaf Variable that requires grad")
 
 
+def _no_grad_view(lib):
+    y = _x(lib) * 2
+    with lib.no_grad():
+        v = y[0]
+    return y, v
+
+
 def test_inplace_on_a_view_taken_in_no_grad_raises_as_torch():
     def run(lib):
-        y = _x(lib) * 2
-        with lib.no_grad():
-            v = y[0]
+        _, v = _no_grad_view(lib)
         v.mul_(2)
 
     same_error(run, "A view was created in no_grad mode and is being modified inplace")
@@ -206,9 +211,7 @@ def test_inplace_on_a_view_taken_in_no_grad_raises_as_torch():
 
 def test_view_taken_in_no_grad_whose_base_changed_raises_when_used_as_torch():
     def run(lib):
-        y = _x(lib) * 2
-        with lib.no_grad():
-            v = y[0]
+        y, v = _no_grad_view(lib)
         y.add_(1)
         return v * 2
 
