@@ -1448,6 +1448,9 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
                 f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
             )
     value = _as_tensor(value, dtype, input.device)
+    lead = _leading_ones(value.shape)
+    if lead:  # viewed without its leading 1s, as PyTorch's setitem does (ViewBackward0)
+        value = value.view(value.shape[lead:])
     try:
         return index_put_op(input, value, key=key, dtype=dtype)
     except ValueError:  # NumPy's broadcasting error, in PyTorch's words
@@ -1458,16 +1461,21 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
         ) from None
 
 
+def _leading_ones(shape: tuple) -> int:
+    """How many 1s ``shape`` starts with (PyTorch's setitem views its value without them)."""
+    count = 0
+    while count < len(shape) and shape[count] == 1:
+        count += 1
+    return count
+
+
 def _setitem_value(value: Tensor, shape: tuple) -> Tensor:
     """``value`` ready to copy into a view of ``shape`` (``x[key] = value``), as PyTorch makes it:
     itself when it has that shape, else a view without its leading 1s (``ViewBackward0``),
     expanded to ``shape``."""
     if value._data.shape == shape:
         return value
-    lead = 0
-    while lead < value.ndim and value.shape[lead] == 1:
-        lead += 1
-    value = value.view(value.shape[lead:])
+    value = value.view(value.shape[_leading_ones(value.shape) :])
     return value if value.shape == shape else value.expand(shape)
 
 

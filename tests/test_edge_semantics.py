@@ -472,3 +472,18 @@ def test_matmul_folds_as_torch(a, b):
     ours, theirs = run(minigrad), run(torch)
     assert ours[:2] == theirs[:2]
     same(lambda lib: (ours if lib is minigrad else theirs)[2:])
+
+
+def test_index_put_views_a_value_with_leading_ones():
+    # x[idx] = v with v of shape (1, 2, 3) for a (2, 3) result: PyTorch views v as (2, 3) first.
+    def run(lib):
+        x = _leaf(lib, [[1.0] * 3] * 3) * 1
+        w = _leaf(lib, [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]])
+        x[[0, 1]] = w * 2
+        edges = [type(n).__name__ for n, _ in x.grad_fn.next_functions]
+        (x * x).sum().backward()
+        return edges, x, w.grad
+
+    ours, theirs = run(minigrad), run(torch)
+    assert ours[0] == theirs[0] == ["MulBackward0", "ViewBackward0"]
+    same(lambda lib: (ours if lib is minigrad else theirs)[1:])

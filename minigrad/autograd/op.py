@@ -228,8 +228,7 @@ def _fit(grad, meta):
     """Reduce a gradient to its input's shape (undoing broadcasting) and dtype."""
     shape, dtype = meta
     if grad._data.shape != shape:
-        extra = len(shape) - grad._data.ndim  # leading 1s beyond the shape it was broadcast to (x[i] = v)
-        grad = grad.sum_to_size(shape[extra:]).reshape(shape) if extra > 0 else grad.sum_to_size(shape)
+        grad = grad.sum_to_size(shape)
     if grad._data.dtype != dtype:
         grad = grad.to(dtypes.from_array_dtype(dtype))
     return grad
