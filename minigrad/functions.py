@@ -29,7 +29,8 @@ Number = int | float | bool
 # ``result`` the op's output; every other name is an input or parameter of the op.
 # ----------------------------------------------------------------------------------------------
 
-add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + alpha * other if alpha != 1 else self + other,
+# ``alpha * other`` keeps other's dtype: for bools alpha counts as True or False, as in PyTorch.
+add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + (alpha * other).astype(other.dtype, copy=False) if alpha != 1 else self + other,
             self=lambda grad: grad,
             other=lambda grad, alpha: grad * alpha if alpha != 1 else grad)
 sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: self - alpha * other if alpha != 1 else self - other,
@@ -482,7 +483,7 @@ def _norm_backward(grad, self, result, p, dim, keepdim):
     elif p == math.inf or p == -math.inf:
         return grad * self.sign() * _evenly_dim(self.abs() == norm, dim)
     elif p == 0:
-        return zeros_like_tensor(self)
+        return None  # PyTorch's gradient here is undefined: nothing flows back (.grad stays None)
     else:
         scale = self * self.abs() ** (p - 2) / safe ** (p - 1)
     return grad * where(norm == 0, 0.0, scale)  # PyTorch's subgradient 0 at the origin

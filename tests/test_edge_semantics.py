@@ -220,7 +220,22 @@ CASES = {
         lib.add(lib.tensor([1.5, 2.0]), lib.tensor([True, False]), alpha=-1),
         lib.tensor([1.5, 2.0]).add(lib.tensor([True, False]), alpha=2),
     ),
+    # Between bools, alpha counts as True or False: the sum stays bool (a logical or).
+    "add of bools with alpha": lambda lib: (
+        (b := lib.tensor([True, False])).add(b, alpha=2),
+        b.add(True, alpha=2),
+        lib.tensor([False, False]).add(b, alpha=0),
+        lib.tensor([False, True]).add(b, alpha=-1),
+        lib.tensor([1, 2]).add(b, alpha=3),
+        lib.tensor([1, 2], dtype=lib.int32).add(3, alpha=2),
+    ),
     "sign of bools": lambda lib: lib.sign(lib.tensor([True, False])),
+    # The 0-norm's gradient is undefined in PyTorch: nothing flows back, .grad stays None.
+    "0-norm has no gradient": lambda lib: (
+        _backward((x := _leaf(lib, [1.0, 0.0, 2.0])).norm(p=0), x),
+        _backward((w := _leaf(lib, [[1.0, 0.0], [2.0, 3.0]])).norm(p=0, dim=1) + w.sum(1), w),
+        lib.autograd.grad((v := _leaf(lib, 2.0)).norm(p=0), v, allow_unused=True, materialize_grads=True),
+    ),
     "matrix transposes": lambda lib: (
         (x := _leaf(lib, [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]) * 1).mT,
         x.mH,

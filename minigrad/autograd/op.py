@@ -10,7 +10,8 @@ pass itself). Each rule names, through its parameters, exactly what it reads::
 
 A rule may read ``grad`` (the incoming gradient), ``result`` (the forward output), any input by
 name, any keyword parameter of the forward, ``<input>_shape`` and ``<input>_strides`` (the
-input's memory layout, for rules that lay their gradient out alike). Only the inputs a rule reads
+input's memory layout, for rules that lay their gradient out alike). A rule returns None where
+PyTorch's gradient is undefined (nothing flows back). Only the inputs a rule reads
 are saved, and only when that rule's input needs a gradient; the result whenever some rule reads
 it, as PyTorch saves outputs. So in-place checks fire exactly when PyTorch's do. Gradients are
 reduced to each input's shape and dtype in one place (:func:`_fit`), which is where broadcasting
@@ -175,7 +176,7 @@ class OpNode(Node):
             self._unpack(self.saved["result"])  # raises if it was changed in place
         if op.variadic:  # one rule gives the gradients of all the inputs
             grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
-            return tuple([_fit(g, meta) if need else None for g, meta, need in zip(grads, self.input_meta, needs)])
+            return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in zip(grads, self.input_meta, needs)])
         grads = []
         for name, need, meta in zip(op.inputs, needs, self.input_meta):
             if need:
@@ -183,7 +184,9 @@ class OpNode(Node):
                 for k in op.reads[name]:
                     args.append(grad if k == "grad" else read(k))
                 g = op.rules[name](*args)
-                grads.append(g if g._data.shape == meta[0] and g._data.dtype == meta[1] else _fit(g, meta))
+                if g is not None and (g._data.shape != meta[0] or g._data.dtype != meta[1]):
+                    g = _fit(g, meta)
+                grads.append(g)
             else:
                 grads.append(None)
         return tuple(grads)
