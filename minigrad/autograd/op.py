@@ -176,7 +176,8 @@ class OpNode(Node):
             self._unpack(self.saved["result"])  # raises if it was changed in place
         if op.variadic:  # one rule gives the gradients of all the inputs
             grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
-            return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in zip(grads, self.input_meta, needs)])
+            pairs = zip(grads, self.input_meta, needs)
+            return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in pairs])
         grads = []
         for name, need, meta in zip(op.inputs, needs, self.input_meta):
             if need:
