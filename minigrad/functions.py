@@ -13,6 +13,7 @@ import builtins
 import collections
 import math
 import re
+import warnings
 from collections.abc import Sequence
 
 from . import backend, dtypes
@@ -82,8 +83,14 @@ exp_op = Op("ExpBackward0", lambda xp, self: xp.exp(self),
             self=lambda grad, result: grad * result)
 log_op = Op("LogBackward0", lambda xp, self: xp.log(self),
             self=lambda grad, self: grad / self)
+log1p_op = Op("Log1PBackward0", lambda xp, self: xp.log1p(self),
+              self=lambda grad, self: grad / (self + 1))
+expm1_op = Op("Expm1Backward0", lambda xp, self: xp.expm1(self),
+              self=lambda grad, result: grad * (result + 1))
 sqrt_op = Op("SqrtBackward0", lambda xp, self: xp.sqrt(self),
              self=lambda grad, result: grad / (2 * result))
+rsqrt_op = Op("RsqrtBackward0", lambda xp, self: 1 / xp.sqrt(self),
+              self=lambda grad, result: -0.5 * grad * result**3)
 sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
             self=lambda grad, self: grad * self.cos())
 cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
@@ -101,6 +108,16 @@ threshold_backward_op = Op("ThresholdBackwardBackward0", lambda xp, grad_output,
                            self=lambda grad: zeros_like_tensor(grad))
 clamp_op = Op("ClampBackward1", lambda xp, self, *, min, max: _clamp(xp, self, min, max),
               self=lambda grad, self, min, max: where(_within(self, min, max), grad, 0.0))
+clamp_min_op = Op("ClampMinBackward0", lambda xp, self, *, min: _clamp(xp, self, min, None),
+                  self=lambda grad, self, min: where(self >= min, grad, 0.0))
+clamp_max_op = Op("ClampMaxBackward0", lambda xp, self, *, max: _clamp(xp, self, None, max),
+                  self=lambda grad, self, max: where(self <= max, grad, 0.0))
+clamp_min_tensor_op = Op("ClampMinBackward1", lambda xp, self, min: xp.maximum(self, min),
+                         self=lambda grad, self, min: where(self >= min, grad, 0.0),
+                         min=lambda grad, self, min: where(self < min, grad, 0.0))
+clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(self, max),
+                         self=lambda grad, self, max: where(self <= max, grad, 0.0),
+                         max=lambda grad, self, max: where(self > max, grad, 0.0))
 # Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
 # [min, max] including the ends, a bound's gradient where it is the value taken.
 clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(xp.maximum(self, min), max),
@@ -116,6 +133,12 @@ minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(self, oth
 where_op = Op("WhereBackward0", lambda xp, condition, self, other: xp.where(condition, self, other),
               self=lambda grad, condition: where(condition, grad, 0.0),
               other=lambda grad, condition: where(condition, 0.0, grad))
+# The mask is a parameter (an array), not an input: PyTorch's node has no edge for it.
+masked_fill_op = Op("MaskedFillBackward0", lambda xp, self, *, mask, value: xp.where(mask, xp.asarray(value).astype(self.dtype), self),
+                    self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0))
+masked_fill_tensor_op = Op("MaskedFillBackward1", lambda xp, self, value, *, mask: xp.where(mask, value.astype(self.dtype), self),
+                           self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0),
+                           value=lambda grad, mask: where(Tensor._make(mask), grad, 0.0).sum())
 
 sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
             self=lambda grad, self_shape: grad.expand(self_shape))
@@ -125,10 +148,27 @@ mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(self.mean(), dtype=sel
              self=lambda grad, self_shape: grad.expand(self_shape) / math.prod(self_shape))
 mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: self.mean(axis=dim, keepdims=keepdim),
                  self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim) / _count(self_shape, dim))
+# PyTorch's variance and standard deviation divide by N - correction (N - 1 by default).
+var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim),
+            self=lambda grad, self, dim, correction, keepdim: _var_backward(grad, self, dim, correction, keepdim))
+std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: xp.sqrt(_var(xp, self, dim, correction, keepdim)),
+            self=lambda grad, self, result, dim, correction, keepdim: _var_backward(where(result == 0, 0.0, grad / (2 * result)), self, dim, correction, keepdim))
+prod_op = Op("ProdBackward0", lambda xp, self: _prod(xp, self, None, False),
+             self=lambda grad, self: _prod_backward(grad, self, None))
+prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, self, dim, keepdim),
+                 self=lambda grad, self, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
+cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: xp.cumsum(self, axis=dim, dtype=self.dtype if self.dtype.kind == "f" else "int64") if self.ndim else self.copy(),
+               self=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim) if grad.ndim and grad.shape[dim] > 1 else grad)
+logsumexp_op = Op("LogsumexpBackward0", lambda xp, self, *, dim, keepdim: _logsumexp(xp, self, dim, keepdim),
+                  self=lambda grad, self, result, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * (self - _unreduce(result, self.shape, dim, keepdim)).exp())
 amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
              self=lambda grad, self, result: _evenly(grad, self, result))
 amin_op = Op("MinBackward1", lambda xp, self: self.min(),
              self=lambda grad, self, result: _evenly(grad, self, result))
+amax_dim_op = Op("AmaxBackward0", lambda xp, self, *, dim, keepdim: self.max(axis=dim, keepdims=keepdim),
+                 self=lambda grad, self, result, dim, keepdim: _evenly_along(grad, self, result, dim, keepdim))
+amin_dim_op = Op("AminBackward0", lambda xp, self, *, dim, keepdim: self.min(axis=dim, keepdims=keepdim),
+                 self=lambda grad, self, result, dim, keepdim: _evenly_along(grad, self, result, dim, keepdim))
 max_dim_op = Op("MaxBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
 min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
@@ -194,6 +234,8 @@ unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
                view=True, self=lambda grad, self_shape: grad.sum_to_size(self_shape))
+flip_op = Op("FlipBackward0", lambda xp, self, *, dims: xp.flip(self, dims).copy(),  # a copy, not a view
+             self=lambda grad, dims: grad.flip(dims))
 
 # Indexing: select/slice/index all read ``self[key]``; their rule puts the gradient back into
 # zeros at ``key`` (PyTorch's select_backward, slice_backward and index_put), and that op's own
@@ -279,6 +321,28 @@ def _clamp(xp, a, lo, hi):
 def _sum(xp, a, dim, keepdim):
     out_dtype = a.dtype if a.dtype.kind == "f" else "int64"
     return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=out_dtype))
+
+
+def _prod(xp, a, dim, keepdim):
+    out_dtype = a.dtype if a.dtype.kind == "f" else "int64"
+    return xp.asarray(a.prod(axis=dim, keepdims=keepdim, dtype=out_dtype))
+
+
+def _var(xp, a, dim, correction, keepdim):
+    """Written out rather than NumPy's var: N - correction <= 0 gives inf or nan without NumPy's
+    warning (the public function warns as PyTorch does)."""
+    squares = ((a - a.mean(axis=dim, keepdims=True)) ** 2).sum(axis=dim, keepdims=keepdim)
+    return xp.asarray(squares / builtins.max(0, _count(a.shape, dim) - correction), dtype=a.dtype)
+
+
+def _logsumexp(xp, a, dim, keepdim):
+    """log(sum(exp(a))) along ``dim`` without overflow: the maximum is taken out first."""
+    if not a.size:
+        return xp.log(xp.exp(a).sum(axis=dim, keepdims=keepdim))
+    top = a.max(axis=dim, keepdims=True)
+    top = xp.where(xp.isfinite(top), top, 0)  # all -inf (or an inf): nothing to take out
+    out = xp.log(xp.exp(a - top).sum(axis=dim, keepdims=True)) + top
+    return out if keepdim else xp.squeeze(out, dim)
 
 
 def _gather(xp, a, dim, keepdim, indices):
@@ -491,6 +555,27 @@ def _norm_backward(grad, self, result, p, dim, keepdim):
 
 def _evenly_dim(mask, dim):
     return mask / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))
+
+
+def _evenly_along(grad, self, result, dim, keepdim):
+    """amax/amin: ``grad`` shared evenly among the elements equal to the result along ``dim``."""
+    mask = _unreduce(result, self.shape, dim, keepdim) == self
+    return _unreduce(grad, self.shape, dim, keepdim) / mask.sum(dim, keepdim=True) * mask
+
+
+def _var_backward(grad, self, dim, correction, keepdim):
+    freedom = _count(self.shape, dim) - correction
+    return (2.0 / freedom if freedom > 0 else math.inf) * _unreduce(grad, self.shape, dim, keepdim) * (self - self.mean(dim, keepdim=True))
+
+
+def _prod_backward(grad, self, dim):
+    """The product of the other elements: result / self without zeros; with one zero, the
+    product of the rest at the zero and 0 elsewhere; 0 everywhere with more (PyTorch's rule)."""
+    zero = self == 0
+    others = where(zero, 1.0, self)
+    product = others.prod() if dim is None else others.prod(dim, keepdim=True)
+    zeros = zero.sum() if dim is None else zero.sum(dim, keepdim=True)
+    return grad * where(zero, where(zeros == 1, product, 0.0), where(zeros == 0, product / others, 0.0))
 
 
 def _joined(arrays) -> list:
@@ -805,8 +890,28 @@ def log(input: Tensor) -> Tensor:
     return log_op(_check_tensor(input, "log"), dtype=_floating(input))
 
 
+def log1p(input: Tensor) -> Tensor:
+    """``log(1 + input)``, accurate for small ``input``."""
+    return log1p_op(_check_tensor(input, "log1p"), dtype=_floating(input))
+
+
+def expm1(input: Tensor) -> Tensor:
+    """``exp(input) - 1``, accurate for small ``input``."""
+    return expm1_op(_check_tensor(input, "expm1"), dtype=_floating(input))
+
+
 def sqrt(input: Tensor) -> Tensor:
     return sqrt_op(_check_tensor(input, "sqrt"), dtype=_floating(input))
+
+
+def rsqrt(input: Tensor) -> Tensor:
+    """``1 / sqrt(input)``."""
+    return rsqrt_op(_check_tensor(input, "rsqrt"), dtype=_floating(input))
+
+
+def square(input: Tensor) -> Tensor:
+    """``input ** 2`` (``PowBackward0``, as in PyTorch)."""
+    return pow(input, 2)
 
 
 def sin(input: Tensor) -> Tensor:
@@ -860,6 +965,24 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
 clip = clamp
 
 
+def clamp_min(input: Tensor, min) -> Tensor:  # noqa: A002
+    """``clamp(input, min=min)`` as its own op (``ClampMinBackward0``/``1``, as in PyTorch)."""
+    return _clamp_one(input, min, clamp_min_op, clamp_min_tensor_op, "min")
+
+
+def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
+    """``clamp(input, max=max)`` as its own op (``ClampMaxBackward0``/``1``, as in PyTorch)."""
+    return _clamp_one(input, max, clamp_max_op, clamp_max_tensor_op, "max")
+
+
+def _clamp_one(input: Tensor, bound, number_op: Op, tensor_op: Op, name: str) -> Tensor:
+    dtype = _operand_dtype((input, bound))  # an int tensor with 2.5 is float, as in clamp
+    if isinstance(bound, Tensor):
+        broadcast_shapes(input.shape, bound.shape)
+        return tensor_op(input, bound, dtype=dtype)
+    return number_op(input, dtype=dtype if dtype is not input.dtype else None, **{name: bound})
+
+
 def maximum(input: Tensor, other: Tensor) -> Tensor:
     return _binary(maximum_op, input, other)
 
@@ -879,6 +1002,30 @@ def where(condition: Tensor, input, other) -> Tensor:
     return where_op(condition, input, other, dtype=dtype)
 
 
+# The C++ names PyTorch's messages give some dtypes.
+_CPP_NAMES = {dtypes.float32: "float", dtypes.float64: "double", dtypes.float16: "c10::Half", dtypes.int64: "long int",
+              dtypes.int32: "int", dtypes.int16: "short int", dtypes.int8: "signed char", dtypes.uint8: "unsigned char"}
+
+
+def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
+    """``input`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True."""
+    if not isinstance(mask, Tensor) or mask.dtype is not dtypes.bool:
+        got = _CPP_NAMES.get(mask.dtype, str(mask.dtype)) if isinstance(mask, Tensor) else type(mask).__name__
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {got}; make one with a "
+            "comparison (x > 0) or .bool()"
+        )
+    broadcast_shapes(input.shape, mask.shape)
+    device, (input, mask) = _one_device("masked_fill", input, mask)
+    if not isinstance(value, Tensor):
+        return masked_fill_op(input, mask=mask._data, value=value)
+    if value.ndim:
+        raise RuntimeError(
+            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+        )
+    return masked_fill_tensor_op(input, value, mask=mask._data)
+
+
 def sum(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
     if dim is None:
@@ -896,6 +1043,82 @@ def mean(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
         return mean_op(input)
     return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
+
+
+def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Variance over ``dim`` (all elements by default), dividing by N - ``correction``; the
+    default correction is 1 (``unbiased=False`` makes it 0)."""
+    return _spread(var_op, "var", input, dim, unbiased, keepdim, correction)
+
+
+def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Standard deviation: the square root of :func:`var`, with the same arguments."""
+    return _spread(std_op, "std", input, dim, unbiased, keepdim, correction)
+
+
+def _spread(op: Op, name: str, input: Tensor, dim, unbiased, keepdim, correction) -> Tensor:
+    if isinstance(dim, bool):  # var(x, False): the old unbiased-only form
+        dim, unbiased = None, dim
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"std and var only support floating point and complex dtypes; convert first, e.g. x.float().{name}()"
+        )
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    dims = _dims(dim, input.ndim)
+    if _count(input.shape, dims) - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+            "reduction factor (input numel divided by output numel).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return op(input, dim=dims, correction=correction, keepdim=keepdim)
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Product of all elements, or along one ``dim`` (integers and bools give int64)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return prod_op(input)
+    return prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim)
+
+
+def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """Running sums along ``dim`` (integers and bools give int64)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return cumsum_op(input, dim=_wrap_dim(dim, input.ndim))
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
+    return logsumexp_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=_floating(input))
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """The largest values over ``dim`` (all dims by default); ties share the gradient evenly."""
+    return _reduce_extreme(amax_dim_op, "amax", input, dim, keepdim)
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """The smallest values over ``dim`` (all dims by default); ties share the gradient evenly."""
+    return _reduce_extreme(amin_dim_op, "amin", input, dim, keepdim)
+
+
+def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
+    dims = _dims(dim if dim != () else None, input.ndim)
+    if not input.numel():
+        if dim == ():
+            raise RuntimeError(
+                f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                "Specify the reduction dim with the 'dim' argument."
+            )
+        for d in dims:
+            if input.shape[d] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return op(input, dim=dims, keepdim=keepdim)
 
 
 return_types_max = collections.namedtuple("max", ["values", "indices"])
@@ -1198,6 +1421,16 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
     if not -size <= dim < size:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
     return unsqueeze_op(input, dim=dim % size)
+
+
+def flip(input: Tensor, *args, dims=None) -> Tensor:
+    """A copy with the order of elements reversed along ``dims``."""
+    return flip_op(input, dims=_dims(_shape_args(args if dims is None else (dims,)), input.ndim))
+
+
+def broadcast_to(input: Tensor, *size) -> Tensor:
+    """``input.expand(size)`` (``ExpandBackward0``, as in PyTorch)."""
+    return expand(input, *size)
 
 
 def expand(input: Tensor, *sizes) -> Tensor:

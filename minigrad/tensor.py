@@ -724,6 +724,20 @@ class Tensor:
 
     clip_ = clamp_
 
+    def clamp_min_(self, min) -> Tensor:  # noqa: A002
+        return self._apply_inplace(lambda s: F.clamp_min(s, min), (min,))
+
+    def clamp_max_(self, max) -> Tensor:  # noqa: A002
+        return self._apply_inplace(lambda s: F.clamp_max(s, max), (max,))
+
+    def masked_fill_(self, mask: Tensor, value) -> Tensor:
+        if self.shape != F.broadcast_shapes(self.shape, mask.shape):
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                f"{list(F.broadcast_shapes(self.shape, mask.shape))}: an in-place op cannot change the shape"
+            )
+        return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,))
+
     def zero_(self) -> Tensor:
         return self._apply_inplace(lambda s: F.zero_op(s))
 
@@ -946,6 +960,22 @@ _METHODS = {
     "cos",
     "tanh",
     "sigmoid",
+    "log1p",
+    "expm1",
+    "rsqrt",
+    "square",
+    "clamp_min",
+    "clamp_max",
+    "var",
+    "std",
+    "prod",
+    "cumsum",
+    "logsumexp",
+    "amax",
+    "amin",
+    "masked_fill",
+    "flip",
+    "broadcast_to",
     "relu",
     "clamp",
     "clip",

@@ -360,7 +360,29 @@ ERRORS = {
     "relu of bools": (lambda lib: lib.tensor([True]).relu(), "Boolean inputs not supported for relu"),
     "argmax of bools": (lambda lib: lib.tensor([True]).argmax(), "argmax(): does not support bool input"),
     "bool to a bool power": (lambda lib: lib.tensor([True]) ** lib.tensor([True]), '"pow" not implemented'),
+    "amax over an empty dim": (lambda lib: lib.zeros(0, 3).amax(0), "Expected reduction dim 0 to have non-zero size"),
+    "amin of nothing": (lambda lib: lib.zeros(0, 3).amin(), "Expected reduction dim to be specified"),
+    "var of integers": (lambda lib: lib.tensor([1, 2]).var(), "std and var only support floating point"),
+    "masked_fill with a float mask": (
+        lambda lib: lib.ones(2).masked_fill(lib.ones(2), 1.0),
+        "masked_fill_ only supports boolean masks, but got mask with dtype float",
+    ),
+    "masked_fill with a vector value": (
+        lambda lib: lib.ones(2).masked_fill(lib.ones(2) > 0, lib.ones(1)),
+        "only supports a 0-dimensional value tensor, but got tensor with 1 dimension(s)",
+    ),
+    "masked_fill_ that would grow the tensor": (
+        lambda lib: lib.ones(3).masked_fill_(lib.ones(2, 3) > 0, 1.0),
+        "output with shape [3] doesn't match the broadcast shape [2, 3]",
+    ),
+    "flip of a dim twice": (lambda lib: lib.ones(2, 3).flip(0, 0), "dim 0 appears multiple times"),
 }
+
+
+def test_var_with_no_degrees_of_freedom_warns_as_torch():
+    for lib in (minigrad, torch):
+        with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+            assert lib.tensor([1.0]).std().isnan()
 
 
 @pytest.mark.parametrize("name", sorted(ERRORS))
