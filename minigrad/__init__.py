@@ -69,4 +69,4 @@ int = int32  # noqa: A001
 __version__ = "0.1.0"
 
 
-from . import nn, optim  # noqa: E402  (nn and optim build on everything above)
+from . import linalg, nn, optim  # noqa: E402  (linalg, nn and optim build on everything above)

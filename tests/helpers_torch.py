@@ -721,3 +721,72 @@ case("flip_dims", lambda lib, x: lib.flip(x, dims=(0, 2)), ((2, 3, 4), "any"))
 case("flip_varargs", lambda lib, x: x.flip(1, 0), A)
 case("broadcast_to", lambda lib, x: x.broadcast_to(2, 3, 4), ((3, 1), "any"))
 case("broadcast_to_fn", lambda lib, x: lib.broadcast_to(x, (3, 4)), ((4,), "any"))
+
+# nn.functional beyond the brief: activations and losses, by name as in PyTorch.
+for _name, _call in {
+    "softplus": lambda f, x: f.softplus(x),
+    "softplus_beta_threshold": lambda f, x: f.softplus(x * 8, beta=2.0, threshold=5.0),
+    "leaky_relu": lambda f, x: f.leaky_relu(x),
+    "leaky_relu_slope": lambda f, x: f.leaky_relu(x, 0.2),
+    "leaky_relu_inplace": lambda f, x: f.leaky_relu(x * 1, 0.3, inplace=True),
+    "silu": lambda f, x: f.silu(x),
+    "l1_loss": lambda f, x: f.l1_loss(x, x * 0 + 0.1),
+    "l1_loss_sum": lambda f, x: f.l1_loss(x, x.detach() * 0 - 0.1, reduction="sum"),
+}.items():
+    case(f"nn_{_name}", lambda lib, x, _c=_call: _c(lib.nn.functional, x), ((3, 4), "away"))
+for _reduction in ("mean", "sum", "none"):
+    case(
+        f"nn_binary_cross_entropy_{_reduction}",
+        lambda lib, x, t, _r=_reduction: lib.nn.functional.binary_cross_entropy(x.sigmoid(), (t + 1) / 2, reduction=_r),
+        ((3, 4), "any"),
+        ((3, 4), "unit"),
+        # Second derivatives come from elementary ops here: PyTorch's differ in the 10th digit.
+        second=_reduction != "none",
+    )
+    case(
+        f"nn_bce_with_logits_{_reduction}",
+        lambda lib, x, t, _r=_reduction: lib.nn.functional.binary_cross_entropy_with_logits(
+            x, (t + 1) / 2, reduction=_r
+        ),
+        ((3, 4), "any"),
+        ((3, 4), "unit"),
+    )
+case(
+    "nn_binary_cross_entropy_weight",
+    lambda lib, x, t, w: lib.nn.functional.binary_cross_entropy(x.sigmoid(), (t + 1) / 2, weight=w.detach()),
+    ((3, 4), "any"),
+    ((3, 4), "unit"),
+    ((4,), "pos"),
+    grad=[True, True, False],
+)
+case(
+    "nn_bce_with_logits_weights",
+    lambda lib, x, t, w: lib.nn.functional.binary_cross_entropy_with_logits(
+        x * 40, (t + 1) / 2, weight=w.detach(), pos_weight=w.detach() * 3
+    ),
+    ((3, 4), "any"),
+    ((3, 4), "unit"),
+    ((3, 4), "pos"),
+    grad=[True, True, False],
+)
+case(
+    "nn_binary_cross_entropy_certain",
+    lambda lib, x: lib.nn.functional.binary_cross_entropy((x > 0).to(x.dtype), (x < 0).to(x.dtype)),
+    A,
+    smooth=False,
+    second=False,
+)
+
+# torch.linalg norms.
+case("linalg_vector_norm", lambda lib, x: lib.linalg.vector_norm(x), A)
+case("linalg_vector_norm_ord_dim", lambda lib, x: lib.linalg.vector_norm(x, 3, dim=1, keepdim=True), A)
+case("linalg_norm_default", lambda lib, x: lib.linalg.norm(x), ((2, 3, 4), "any"))
+case("linalg_norm_dim", lambda lib, x: lib.linalg.norm(x, dim=1), A)
+for _ord in ("fro", 1, -1, float("inf"), float("-inf")):
+    case(f"linalg_matrix_norm_{_ord}", lambda lib, x, _o=_ord: lib.linalg.norm(x, _o), A)
+    case(
+        f"linalg_matrix_norm_{_ord}_dims",
+        lambda lib, x, _o=_ord: lib.linalg.matrix_norm(x, _o, dim=(2, 0)),
+        ((2, 3, 4), "any"),
+    )
+    case(f"linalg_matrix_norm_{_ord}_keepdim", lambda lib, x, _o=_ord: lib.linalg.matrix_norm(x, _o, keepdim=True), A)

@@ -376,6 +376,28 @@ ERRORS = {
         "output with shape [3] doesn't match the broadcast shape [2, 3]",
     ),
     "flip of a dim twice": (lambda lib: lib.ones(2, 3).flip(0, 0), "dim 0 appears multiple times"),
+    "binary cross-entropy of a non-probability": (
+        lambda lib: lib.nn.functional.binary_cross_entropy(lib.tensor([1.5]), lib.tensor([1.0])),
+        "all elements of input should be between 0 and 1",
+    ),
+    "binary cross-entropy of other shapes": (
+        lambda lib: lib.nn.functional.binary_cross_entropy(lib.tensor([0.5, 0.5]), lib.tensor([1.0])),
+        "that is different to the input size",
+    ),
+    "binary cross-entropy with logits of other shapes": (
+        lambda lib: lib.nn.functional.binary_cross_entropy_with_logits(lib.tensor([0.5, 0.5]), lib.tensor([1.0])),
+        "must be the same as input size",
+    ),
+    "a loss weight that requires grad": (
+        lambda lib: lib.nn.functional.binary_cross_entropy_with_logits(
+            lib.zeros(2), lib.ones(2), pos_weight=lib.ones(2, requires_grad=True)
+        ),
+        "not differentiable with respect to argument 'pos_weight'",
+    ),
+    "vector norm of integers": (lambda lib: lib.linalg.vector_norm(lib.tensor([1, 2])), "Expected a floating point"),
+    "matrix norm of a vector": (lambda lib: lib.linalg.matrix_norm(lib.ones(3)), "must have at least 2 dimensions"),
+    "matrix norm of order 3": (lambda lib: lib.linalg.norm(lib.ones(2, 2), 3), "Order 3 not supported"),
+    "norm with ord of a 3-D tensor": (lambda lib: lib.linalg.norm(lib.ones(2, 2, 2), 1), "must be 1D or 2D"),
 }
 
 

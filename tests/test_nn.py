@@ -7,6 +7,7 @@ and compares values and gradients; structural tests compare reprs, names and gra
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import warnings
 from collections import OrderedDict
@@ -412,6 +413,13 @@ def _both(build):
             m.CrossEntropyLoss(),
             m.ReLU(inplace=True),
             m.Dropout(0.25),
+            m.LeakyReLU(),
+            m.LeakyReLU(0.2, inplace=True),
+            m.Softplus(beta=2.0),
+            m.SiLU(),
+            m.L1Loss(),
+            m.BCELoss(),
+            m.BCEWithLogitsLoss(),
         ),
         lambda m: m.Sequential(OrderedDict([("hidden", m.Linear(2, 3)), ("act", m.Tanh())])),
         lambda m: m.ModuleList([m.Linear(1, 1), m.ReLU()]),
@@ -958,3 +966,38 @@ def test_init_gains_and_bounds_match_torch():
     assert (arr(p) == 0.5).all()
     with pytest.raises(ValueError, match="fewer than 2 dimensions"):
         nn.init.xavier_uniform_(minigrad.empty(3))
+
+
+@pytest.mark.parametrize(
+    "clip",
+    [
+        lambda u, ps: u.clip_grad_norm_(ps, 1.0),
+        lambda u, ps: u.clip_grad_norm_(ps[0], max_norm=2, norm_type=1),
+        lambda u, ps: u.clip_grad_norm_(ps, 0.5, norm_type="inf"),
+        lambda u, ps: u.clip_grad_norm_(ps, 100.0),
+        lambda u, ps: u.clip_grad_norm_([], 1.0),
+        lambda u, ps: u.clip_grad_value_(ps, 0.25),
+    ],
+)
+def test_gradient_clipping_matches_torch(clip):
+    def run(lib):
+        ps = [lib.nn.Parameter(lib.ones(2, 3)), lib.nn.Parameter(lib.ones(3)), lib.nn.Parameter(lib.ones(1))]
+        ps[0].grad = lib.tensor([[0.5, -1.0, 2.0], [0.0, 0.25, -0.75]])
+        ps[1].grad = lib.tensor([3.0, -4.0, 0.1])  # ps[2] has no gradient: it is left alone
+        total = clip(importlib.import_module(lib.__name__ + ".nn.utils"), ps)
+        return total, *(p.grad for p in ps)
+
+    ours, theirs = run(minigrad), run(torch)
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if a is not None:
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_clip_grad_norm_refuses_a_non_finite_norm_when_asked():
+    for lib in (minigrad, torch):
+        p = lib.nn.Parameter(lib.ones(2))
+        p.grad = lib.tensor([float("nan"), 1.0])
+        with pytest.raises(RuntimeError, match="is non-finite, so it cannot be clipped"):
+            lib.nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)

@@ -12,21 +12,25 @@ Sequential(
 (True, True)
 """
 
-from . import functional, init
-from .activation import Dropout, Flatten, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from . import functional, init, utils
+from .activation import Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleList, Sequential
 from .conv import Conv2d
 from .linear import Identity, Linear
-from .loss import CrossEntropyLoss, MSELoss, NLLLoss
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
 from .parameter import Parameter
 
 __all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
     "Conv2d",
     "CrossEntropyLoss",
     "Dropout",
     "Flatten",
     "Identity",
+    "L1Loss",
+    "LeakyReLU",
     "Linear",
     "LogSoftmax",
     "MSELoss",
@@ -36,9 +40,12 @@ __all__ = [
     "Parameter",
     "ReLU",
     "Sequential",
+    "SiLU",
     "Sigmoid",
     "Softmax",
+    "Softplus",
     "Tanh",
     "functional",
     "init",
+    "utils",
 ]

@@ -4,13 +4,16 @@
 (input, weight, bias). Its forward is plain array code; its rules cut the input into kernel
 windows with ``index_op``, multiply with ``matmul`` and add overlapping windows back with
 ``embed`` -- all minigrad ops, so a convolution can be differentiated twice.
+
+The activations and binary cross-entropy losses follow PyTorch's derivatives table: a class
+weight is a parameter (PyTorch cannot differentiate with respect to it), the target an input.
 """
 
 from __future__ import annotations
 
 from .. import backend
 from ..autograd.op import Op
-from ..functions import embed, index_op, nll_loss_op
+from ..functions import _reduce, _sigmoid, embed, index_op, nll_loss_op, where, zeros_like_tensor
 from ..tensor import Tensor
 
 
@@ -96,3 +99,118 @@ convolution_op = Op(
 
 # PyTorch names the class-index loss of a (N, C, d1, ...) input NllLoss2DBackward0; same rule.
 nll_loss2d_op = Op("NllLoss2DBackward0", nll_loss_op.forward, **nll_loss_op.rules)
+
+
+# ---------------------------------------------------------------------------------------------- activations
+def _softplus(xp, x, beta, threshold):
+    """log(1 + exp(beta x)) / beta, computed without overflow; x itself where beta x > threshold."""
+    bx = x * beta
+    smooth = (xp.maximum(bx, 0) + xp.log1p(xp.exp(-xp.abs(bx)))) / beta
+    return xp.where(bx > threshold, x, smooth).astype(x.dtype, copy=False)
+
+
+softplus_op = Op(
+    "SoftplusBackward0",
+    lambda xp, self, *, beta, threshold: _softplus(xp, self, beta, threshold),
+    self=lambda grad, self, beta, threshold: softplus_backward_op(grad, self, beta=beta, threshold=threshold),
+)
+# softplus's derivative, sigmoid(beta x) (1 above the threshold), as one op as in PyTorch.
+softplus_backward_op = Op(
+    "SoftplusBackwardBackward0",
+    lambda xp, grad_output, self, *, beta, threshold: xp.where(
+        self * beta > threshold, grad_output, grad_output * _sigmoid(xp, self * beta)
+    ),
+    grad_output=lambda grad, self, beta, threshold: softplus_backward_op(grad, self, beta=beta, threshold=threshold),
+    self=lambda grad, grad_output, self, beta, threshold: _softplus_second(grad * grad_output, self, beta, threshold),
+)
+
+
+def _softplus_second(grad: Tensor, self: Tensor, beta, threshold) -> Tensor:
+    s = (self * beta).sigmoid()
+    return where(self * beta < threshold, grad * s * (1 - s) * beta, 0.0)
+
+
+leaky_relu_op = Op(
+    "LeakyReluBackward0",
+    lambda xp, self, *, negative_slope: xp.where(self > 0, self, self * negative_slope).astype(self.dtype, copy=False),
+    self=lambda grad, self, negative_slope: leaky_relu_backward_op(grad, self, negative_slope=negative_slope),
+)
+# In place, PyTorch reads the result instead of the overwritten input (LeakyReluBackward1).
+leaky_relu_inplace_op = Op(
+    "LeakyReluBackward1",
+    leaky_relu_op.forward,
+    self=lambda grad, result, negative_slope: leaky_relu_backward_op(grad, result, negative_slope=negative_slope),
+)
+leaky_relu_backward_op = Op(
+    "LeakyReluBackwardBackward0",
+    lambda xp, grad_output, self, *, negative_slope: xp.where(self > 0, grad_output, grad_output * negative_slope),
+    grad_output=lambda grad, self, negative_slope: leaky_relu_backward_op(grad, self, negative_slope=negative_slope),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+silu_op = Op(
+    "SiluBackward0",
+    lambda xp, self: self * _sigmoid(xp, self),
+    self=lambda grad, self: grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())),
+)
+
+
+# ---------------------------------------------------------------------------------------------- losses
+def _bce(xp, x, target, weight, reduction):
+    # PyTorch clamps each log at -100, so a confident wrong answer costs 100, not inf.
+    losses = -(target * xp.maximum(xp.log(x), -100) + (1 - target) * xp.maximum(xp.log1p(-x), -100))
+    return _reduce(xp, losses if weight is None else losses * weight, reduction)
+
+
+def _scaled(grad: Tensor, g: Tensor, weight, reduction) -> Tensor:
+    """``grad * g``, times the class weight, divided by the count for a mean."""
+    g = grad * g if weight is None else grad * g * Tensor._make(weight)
+    return g / g.numel() if reduction == "mean" else g
+
+
+binary_cross_entropy_op = Op(
+    "BinaryCrossEntropyBackward0",
+    lambda xp, self, target, *, weight, reduction: _bce(xp, self, target, weight, reduction),
+    self=lambda grad, self, target, weight, reduction: _scaled(
+        grad, (self - target) / ((1 - self) * self).clamp_min(1e-12), weight, reduction
+    ),
+    target=lambda grad, self, weight, reduction: _scaled(grad, (-self).log1p() - self.log(), weight, reduction),
+)
+
+
+def _bce_logits(xp, x, target, weight, pos_weight, reduction):
+    # (1 - t) x + w_t log(1 + exp(-x)), where w_t = 1 + (pos_weight - 1) t, written without overflow
+    log_weight = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
+    losses = (1 - target) * x + log_weight * (xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, 0))
+    return _reduce(xp, (losses if weight is None else losses * weight).astype(x.dtype, copy=False), reduction)
+
+
+def _bce_logits_input_grad(self: Tensor, target: Tensor, pos_weight) -> Tensor:
+    if pos_weight is None:
+        return self.sigmoid() - target
+    positive = Tensor._make(pos_weight) * target
+    return (positive + 1 - target) * self.sigmoid() - positive
+
+
+def _bce_logits_target_grad(self: Tensor, pos_weight) -> Tensor:
+    if pos_weight is None:
+        return -self
+    return _log_sigmoid(-self) - Tensor._make(pos_weight) * _log_sigmoid(self)  # log(1 - sigmoid) - w log(sigmoid)
+
+
+def _log_sigmoid(x: Tensor) -> Tensor:
+    """log(sigmoid(x)) = -log(1 + exp(-x)), finite for any x."""
+    return -((-x).clamp_min(0) + (-x.abs()).exp().log1p())
+
+
+binary_cross_entropy_with_logits_op = Op(
+    "BinaryCrossEntropyWithLogitsBackward0",
+    lambda xp, self, target, *, weight, pos_weight, reduction: _bce_logits(
+        xp, self, target, weight, pos_weight, reduction
+    ),
+    self=lambda grad, self, target, weight, pos_weight, reduction: _scaled(
+        grad, _bce_logits_input_grad(self, target, pos_weight), weight, reduction
+    ),
+    target=lambda grad, self, weight, pos_weight, reduction: _scaled(
+        grad, _bce_logits_target_grad(self, pos_weight), weight, reduction
+    ),
+)

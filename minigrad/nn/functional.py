@@ -17,16 +17,22 @@ from ..tensor import Tensor
 from . import _ops
 
 __all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
     "conv2d",
     "cross_entropy",
     "dropout",
+    "l1_loss",
+    "leaky_relu",
     "linear",
     "log_softmax",
     "mse_loss",
     "nll_loss",
     "relu",
     "sigmoid",
+    "silu",
     "softmax",
+    "softplus",
     "tanh",
 ]
 
@@ -143,6 +149,26 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
     return input.relu_() if inplace else _F.relu(input)
 
 
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``negative_slope * input`` elsewhere (``LeakyReluBackward0``)."""
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.leaky_relu_inplace_op(s, negative_slope=negative_slope))
+    return _ops.leaky_relu_op(input, negative_slope=negative_slope)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * input)) / beta``, a smooth ``relu``; ``input`` itself where
+    ``beta * input > threshold`` (``SoftplusBackward0``)."""
+    return _ops.softplus_op(input, beta=beta, threshold=threshold)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * sigmoid(input)`` (``SiluBackward0``)."""
+    if inplace:
+        return input._apply_inplace(_ops.silu_op)
+    return _ops.silu_op(input)
+
+
 def sigmoid(input: Tensor) -> Tensor:
     return _F.sigmoid(input)
 
@@ -214,13 +240,7 @@ def mse_loss(
     With ``weight`` (same shape as ``input``) the mean is ``sum(weight * err**2) / sum(weight)``.
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
-            UserWarning,
-            stacklevel=2,
-        )
+    _warn_if_shapes_differ(input, target)
     _F.broadcast_shapes(input.shape, target.shape)
     if weight is not None:
         if weight.shape != input.shape:
@@ -231,6 +251,86 @@ def mse_loss(
         return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
     dtype = _F._operand_dtype((input, target))
     return _F.mse_loss_op(input, target, reduction=reduction, dtype=dtype)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """Mean (or sum, or each) of ``|input - target|``, from elementary ops as in PyTorch."""
+    reduction = _reduction(size_average, reduce, reduction)
+    _warn_if_shapes_differ(input, target)
+    losses = (input - target).abs()
+    return losses if reduction == "none" else losses.sum() if reduction == "sum" else losses.mean()
+
+
+def binary_cross_entropy(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``-(target * log(input) + (1 - target) * log(1 - input))`` for probabilities ``input``
+    (``BinaryCrossEntropyBackward0``); each log is clamped at -100, as in PyTorch."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
+            "deprecated. Please ensure they have the same size."
+        )
+    values = input.detach()
+    if input.numel() and bool(((values < 0) | (values > 1) | values.isnan()).any()):
+        raise RuntimeError(
+            "all elements of input should be between 0 and 1; pass probabilities (e.g. x.sigmoid()), "
+            "or logits to binary_cross_entropy_with_logits"
+        )
+    return _ops.binary_cross_entropy_op(
+        input, target, weight=_weight_array(weight, input, "binary_cross_entropy"), reduction=reduction
+    )
+
+
+def binary_cross_entropy_with_logits(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """Binary cross-entropy of ``sigmoid(input)``, computed from the logits without overflow
+    (``BinaryCrossEntropyWithLogitsBackward0``); ``pos_weight`` weighs the positive class."""
+    reduction = _reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    return _ops.binary_cross_entropy_with_logits_op(
+        input,
+        target,
+        weight=_weight_array(weight, input, "binary_cross_entropy_with_logits"),
+        pos_weight=_weight_array(pos_weight, input, "binary_cross_entropy_with_logits", "pos_weight"),
+        reduction=reduction,
+    )
+
+
+def _weight_array(weight: Tensor | None, input: Tensor, function: str, name: str = "weight"):
+    """A loss weight as an array of the input's dtype: PyTorch does not differentiate it."""
+    if weight is None:
+        return None
+    if weight.requires_grad:
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument '{name}'. This input "
+            f"cannot have requires_grad True; pass {name}.detach()."
+        )
+    return weight.to(input.dtype)._data
+
+
+def _warn_if_shapes_differ(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _check_class_target(input: Tensor, target: Tensor) -> None:

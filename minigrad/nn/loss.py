@@ -1,4 +1,5 @@
-"""Loss modules: ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss`` (see :mod:`minigrad.nn.functional`)."""
+"""Loss modules: ``MSELoss``, ``L1Loss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``,
+``BCEWithLogitsLoss`` (see :mod:`minigrad.nn.functional`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ class MSELoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error: ``mean(|input - target|)`` (or ``'sum'``, or ``'none'``)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)
 
 
 class _WeightedLoss(_Loss):
@@ -78,4 +86,38 @@ class CrossEntropyLoss(_WeightedLoss):
             ignore_index=self.ignore_index,
             reduction=self.reduction,
             label_smoothing=self.label_smoothing,
+        )
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross-entropy of probabilities ``input`` against targets in [0, 1]."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy of ``sigmoid(input)``, computed from the logits without overflow.
+
+    >>> import minigrad as torch
+    >>> loss = torch.nn.BCEWithLogitsLoss()(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 1.0]))
+    >>> round(loss.item(), 4)
+    0.41
+    """
+
+    def __init__(
+        self,
+        weight: Tensor | None = None,
+        size_average=None,
+        reduce=None,
+        reduction: str = "mean",
+        pos_weight: Tensor | None = None,
+    ) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )
