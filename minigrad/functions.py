@@ -76,6 +76,20 @@ trunc_op = Op("TruncBackward0", lambda xp, self: xp.trunc(self),
 floor_divide_op = Op("NotImplemented", lambda xp, self, other: _div_rounded(xp, self, other, "floor"),
                      self=lambda grad: _no_derivative("floor_divide"),
                      other=lambda grad: _no_derivative("floor_divide"))
+# Remainders: ``%`` takes the sign of the divisor (Python's), fmod the sign of the dividend (C's).
+remainder_op = Op("RemainderBackward1", lambda xp, self, other: _modulo(xp, self, other, xp.remainder),
+                  self=lambda grad: grad,
+                  other=lambda grad, self, other: -grad * self.div(other, rounding_mode="floor"))
+remainder_scalar_op = Op("RemainderBackward0", lambda xp, self, *, other: _modulo(xp, self, other, xp.remainder),
+                         self=lambda grad: grad)
+# A number % a tensor has no derivative in PyTorch, like ``//``.
+rremainder_op = Op("NotImplemented", lambda xp, other, *, base: _modulo(xp, xp.asarray(base, dtype=other.dtype), other, xp.remainder),
+                   other=lambda grad: _no_derivative("remainder"))
+fmod_op = Op("FmodBackward1", lambda xp, self, other: _modulo(xp, self, other, xp.fmod),
+             self=lambda grad: grad,
+             other=lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc"))
+fmod_scalar_op = Op("FmodBackward0", lambda xp, self, *, other: _modulo(xp, self, other, xp.fmod),
+                    self=lambda grad: grad)
 div_rounded_op = Op("DivBackward2", lambda xp, self, other, *, rounding_mode: _div_rounded(xp, self, other, rounding_mode),
                     self=lambda grad: zeros_like_tensor(grad),
                     other=lambda grad: zeros_like_tensor(grad))
@@ -378,6 +392,13 @@ def _threshold_backward(xp, grad_output, self, threshold):
 
 def _no_derivative(name: str):
     raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+
+def _modulo(xp, a, b, remainder):
+    b = xp.asarray(b, dtype=a.dtype)
+    if a.dtype.kind in "iub" and not b.all():
+        raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
+    return remainder(a, b)
 
 
 def _div_rounded(xp, a, b, mode):
@@ -831,6 +852,34 @@ def floor_divide(input, other) -> Tensor:
     in PyTorch: its grad_fn is ``NotImplemented``, and backward through it raises."""
     _check_rounded_division(input, other, "floor")
     return _binary(floor_divide_op, input, other)
+
+
+def remainder(input, other) -> Tensor:
+    """``input % other``: what is left after dividing, with the sign of ``other`` (as Python's
+    ``%``). Its gradient is 1 for ``input`` and ``-floor(input / other)`` for ``other``."""
+    return _modulo_of(input, other, remainder_op, remainder_scalar_op, "remainder")
+
+
+def fmod(input, other) -> Tensor:
+    """The remainder of ``input / other`` with the sign of ``input`` (as C's ``fmod``)."""
+    return _modulo_of(input, other, fmod_op, fmod_scalar_op, "fmod")
+
+
+def _modulo_of(input, other, tensor_op: Op, number_op: Op, name: str) -> Tensor:
+    if _operand_dtype((input, other)) is dtypes.bool:
+        device = (input if isinstance(input, Tensor) else other).device
+        raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for 'Bool'")
+    if not isinstance(input, Tensor):  # a number % a tensor: not differentiable, as in PyTorch
+        return rremainder_op(other, base=input, dtype=_modulo_dtype(input, other))
+    if isinstance(other, Tensor):
+        return _binary(tensor_op, input, other)
+    return number_op(input, other=other, dtype=_modulo_dtype(input, other))
+
+
+def _modulo_dtype(input, other) -> dtypes.dtype | None:
+    dtype = _operand_dtype((input, other))
+    tensor = input if isinstance(input, Tensor) else other
+    return dtype if dtype is not tensor.dtype else None
 
 
 def _check_rounded_division(input, other, mode: str) -> None:

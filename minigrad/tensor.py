@@ -853,6 +853,21 @@ class Tensor:
     def __rfloordiv__(self, other):
         return F.floor_divide(other, self)
 
+    def __mod__(self, other):
+        return F.remainder(self, other)
+
+    def __rmod__(self, other):
+        return F.remainder(other, self)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
+
+    def remainder_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.remainder(s, other), (other,))
+
+    def fmod_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.fmod(s, other), (other,))
+
     def __pow__(self, exponent):
         return F.pow(self, exponent)
 
@@ -960,6 +975,8 @@ _METHODS = {
     "cos",
     "tanh",
     "sigmoid",
+    "remainder",
+    "fmod",
     "log1p",
     "expm1",
     "rsqrt",

@@ -790,3 +790,18 @@ for _ord in ("fro", 1, -1, float("inf"), float("-inf")):
         ((2, 3, 4), "any"),
     )
     case(f"linalg_matrix_norm_{_ord}_keepdim", lambda lib, x, _o=_ord: lib.linalg.matrix_norm(x, _o, keepdim=True), A)
+
+# Remainders: % (sign of the divisor) and fmod (sign of the dividend).
+case("remainder_number", lambda lib, x: x % 0.7, A)
+case("remainder_negative_number", lambda lib, x: lib.remainder(x, -0.7), A)
+case("remainder_tensor", lambda lib, x, y: x % (y + 3), A, ((4,), "pos"))
+case("remainder_int_by_float", lambda lib, x: x % 2.5, ((3, 4), "int"))
+case("remainder_ints", lambda lib, x, y: x.remainder(y.abs() + 1), ((3, 4), "int"), ((4,), "int"))
+case("remainder_of_a_number", lambda lib, x: 7 % x, ((3, 4), "pos"), grad=[False])
+case("remainder_bool_by_number", lambda lib, x: (x > 0) % 2, A)
+case("inplace_remainder", _inplace("remainder_", 0.7), A)
+case("inplace_imod", lambda lib, x: x.__mul__(1).__imod__(0.7), A)
+case("fmod_number", lambda lib, x: x.fmod(0.7), A)
+case("fmod_tensor", lambda lib, x, y: lib.fmod(x, y - 3), A, ((3, 1), "pos"))
+case("fmod_ints", lambda lib, x: x.fmod(-3), ((3, 4), "int"))
+case("inplace_fmod", _inplace("fmod_", -0.7), A)
