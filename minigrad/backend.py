@@ -459,14 +459,28 @@ def move(array, dev: device):
 def convert(array, dev: device, d: dtypes.dtype):
     """A copy of ``array`` on ``dev`` with dtype ``d`` (``Tensor.to``)."""
     target = array_dtype(d)
+    # A cast keeps a dense layout (a transpose stays transposed), as PyTorch's does; an
+    # overlapping one (expand's) becomes row-major.
+    order = "K" if dense(array) else "C"
     if array.dtype != target and device_of(array) == dev:
         with on(dev):
-            return array.astype(target)  # the cast is the copy
+            return array.astype(target, order=order)  # the cast is the copy
     out = move(array, dev)
     if out.dtype == target:
         return out
     with on(dev):
-        return out.astype(target)
+        return out.astype(target, order=order)
+
+
+def dense(array) -> bool:
+    """Whether the elements of ``array`` fill its memory once each, in some order of its dims
+    (a transpose does; expand's repeated elements and every-other-element slices do not)."""
+    expected = array.itemsize
+    for stride, size in sorted((abs(s), n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 def copy(array):

@@ -54,7 +54,7 @@ pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, e
                    self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * exponent * self ** (exponent - 1)),
                    exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log()))
 rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, xp.asarray(base, dtype=exponent.dtype), exponent),
-             exponent=lambda grad, result, base: grad * result * math.log(base) if base != 0 else grad * (result * 0))
+             exponent=lambda grad, result, base, exponent: grad * result * math.log(base) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
@@ -113,7 +113,9 @@ tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
              self=lambda grad, result: grad * (1 - result * result))
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
                 self=lambda grad, result: grad * result * (1 - result))
-relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(self, 0).astype(self.dtype, copy=False),
+# NumPy's maximum/minimum give their second operand on ties, PyTorch keeps the first (so relu
+# and clamp keep -0.0): the operands are written the other way round.
+relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(0, self).astype(self.dtype, copy=False),
              self=lambda grad, result: threshold_backward_op(grad, result, threshold=0))
 # The backward of relu as one op of its own, as in PyTorch (so double backward works too): the
 # gradient where ``self`` is above the threshold, 0 elsewhere (also where the gradient is inf).
@@ -126,27 +128,28 @@ clamp_min_op = Op("ClampMinBackward0", lambda xp, self, *, min: _clamp(xp, self,
                   self=lambda grad, self, min: where(self >= min, grad, 0.0))
 clamp_max_op = Op("ClampMaxBackward0", lambda xp, self, *, max: _clamp(xp, self, None, max),
                   self=lambda grad, self, max: where(self <= max, grad, 0.0))
-clamp_min_tensor_op = Op("ClampMinBackward1", lambda xp, self, min: xp.maximum(self, min),
+clamp_min_tensor_op = Op("ClampMinBackward1", lambda xp, self, min: xp.maximum(min, self),
                          self=lambda grad, self, min: where(self >= min, grad, 0.0),
                          min=lambda grad, self, min: where(self < min, grad, 0.0))
-clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(self, max),
+clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(max, self),
                          self=lambda grad, self, max: where(self <= max, grad, 0.0),
                          max=lambda grad, self, max: where(self > max, grad, 0.0))
 # Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
 # [min, max] including the ends, a bound's gradient where it is the value taken.
-clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(xp.maximum(self, min), max),
+clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(max, xp.maximum(min, self)),
                      self=lambda grad, self, min, max: where((self >= min) & (self <= max), grad, 0.0),
                      min=lambda grad, self, min, max: where((self < min) & (min < max), grad, 0.0),
                      max=lambda grad, self, min, max: where((self > max) | (max < min), grad, 0.0))
-maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(self, other),
+maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(other, self),
                 self=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)),
                 other=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)))
-minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(self, other),
+minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(other, self),
                 self=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)),
                 other=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)))
-where_op = Op("WhereBackward0", lambda xp, condition, self, other: xp.where(condition, self, other),
-              self=lambda grad, condition: where(condition, grad, 0.0),
-              other=lambda grad, condition: where(condition, 0.0, grad))
+# The condition is a parameter (an array), not an input: PyTorch's node has no edge for it.
+where_op = Op("WhereBackward0", lambda xp, self, other, *, condition: xp.where(condition, self, other),
+              self=lambda grad, condition: where(Tensor._make(condition), grad, 0.0),
+              other=lambda grad, condition: where(Tensor._make(condition), 0.0, grad))
 # The mask is a parameter (an array), not an input: PyTorch's node has no edge for it.
 masked_fill_op = Op("MaskedFillBackward0", lambda xp, self, *, mask, value: xp.where(mask, xp.asarray(value).astype(self.dtype), self),
                     self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0))
@@ -326,9 +329,9 @@ def _power(xp, base, exponent):
 
 def _clamp(xp, a, lo, hi):
     if lo is not None:
-        a = xp.maximum(a, xp.asarray(lo, dtype=a.dtype))
+        a = xp.maximum(xp.asarray(lo, dtype=a.dtype), a)
     if hi is not None:
-        a = xp.minimum(a, xp.asarray(hi, dtype=a.dtype))
+        a = xp.minimum(xp.asarray(hi, dtype=a.dtype), a)
     return a
 
 
@@ -396,13 +399,13 @@ def _no_derivative(name: str):
 
 def _modulo(xp, a, b, remainder):
     b = xp.asarray(b, dtype=a.dtype)
-    if a.dtype.kind in "iub" and not b.all():
+    if a.dtype.kind in "iub" and a.size and not b.all():
         raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
     return remainder(a, b)
 
 
 def _div_rounded(xp, a, b, mode):
-    if a.dtype.kind in "iub" and not b.all():
+    if a.dtype.kind in "iub" and a.size and not b.all():
         raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
     if mode == "floor":
         return xp.floor_divide(a, b)  # Python's a // b: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
@@ -866,6 +869,7 @@ def fmod(input, other) -> Tensor:
 
 
 def _modulo_of(input, other, tensor_op: Op, number_op: Op, name: str) -> Tensor:
+    _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
         device = (input if isinstance(input, Tensor) else other).device
         raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for 'Bool'")
@@ -883,6 +887,7 @@ def _modulo_dtype(input, other) -> dtypes.dtype | None:
 
 
 def _check_rounded_division(input, other, mode: str) -> None:
+    _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
         device = (input if isinstance(input, Tensor) else other).device
         raise NotImplementedError(f'"div_{mode}_{device.type}" not implemented for \'Bool\'')
@@ -895,9 +900,14 @@ def reciprocal(input: Tensor) -> Tensor:
 def pow(input, exponent) -> Tensor:  # noqa: A001
     """``input ** exponent`` for a tensor or a number on either side."""
     if not isinstance(input, Tensor):
+        if isinstance(input, bool) and exponent.dtype is dtypes.bool:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         dtype = _operand_dtype((input, exponent))
         return rpow_op(exponent, base=input, dtype=dtype)
+    if input.dtype is dtypes.bool and isinstance(exponent, bool):
+        return input.clone() if exponent else ones_like_tensor(input)  # bools stay bools, as in PyTorch
     if isinstance(exponent, Tensor):
+        _broadcast_first(input, exponent)
         if input.dtype is dtypes.bool and exponent.dtype is dtypes.bool:
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         return _binary(pow_tensor_op, input, exponent)
@@ -990,9 +1000,10 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
-        # PyTorch has clamp(Scalar, Scalar) and clamp(Tensor, Tensor): a 0-d tensor is a number.
+        # PyTorch has clamp(Scalar, Scalar) and clamp(Tensor, Tensor): a 0-d tensor is a number
+        # there, unless it requires grad (PyTorch's argument parser takes no such number).
         bound = min if isinstance(min, Tensor) else max
-        if bound.ndim:
+        if bound.ndim or bound.requires_grad:
             raise TypeError(
                 f"clamp() received an invalid combination of arguments - got (min={type(min).__name__}, "
                 f"max={type(max).__name__}): give both bounds as numbers or both as tensors"
@@ -1048,7 +1059,8 @@ def where(condition: Tensor, input, other) -> Tensor:
     if condition.dtype is not dtypes.bool:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}")
     broadcast_shapes(condition.shape, input.shape, other.shape)
-    return where_op(condition, input, other, dtype=dtype)
+    _, (condition, input, other) = _one_device("where", condition, input, other)
+    return where_op(input, other, condition=condition._data, dtype=dtype)
 
 
 # The C++ names PyTorch's messages give some dtypes.
@@ -1249,18 +1261,35 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}"
         )
     dims = None if dim is None else _dims(dim, input.ndim)
+    if p in (math.inf, -math.inf) and input.numel() == 0:  # a max or min of nothing
+        name = "inf" if p > 0 else "-inf"
+        if dims is None:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because the operation "
+                "does not have an identity"
+            )
+        for d in dims:
+            if input.shape[d] == 0:
+                raise RuntimeError(
+                    f"linalg.vector_norm cannot compute the {name} norm on the dimension {d}because this "
+                    "dimension is empty and the operation does not have an identity"
+                )
     return norm_op(input, p=p, dim=dims, keepdim=keepdim)
 
 
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably."""
     x = input if dtype is None else input.to(dtype)
+    if not x.numel() and not x.dtype.is_floating_point:
+        return x.clone()  # no kernel runs on nothing: PyTorch gives an empty tensor of x's dtype
     return softmax_op(x, dim=_softmax_dim(x, dim, "softmax"))
 
 
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably."""
     x = input if dtype is None else input.to(dtype)
+    if not x.numel() and not x.dtype.is_floating_point:
+        return x.clone()
     return log_softmax_op(x, dim=_softmax_dim(x, dim, "log_softmax"))
 
 
@@ -1348,13 +1377,14 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
     broadcast_shapes(a.shape[:-2], b.shape[:-2])
     _matmul_dtype(a, b, "matmul")
     if b.ndim <= 2 and a.ndim > 2:  # PyTorch folds the batch into the rows of one mv or mm
-        rows = a.reshape(-1, k_a)
+        rows = a.reshape(math.prod(a.shape[:-1]), k_a)  # not -1: k_a may be 0
         out = mv(rows, b) if b.ndim == 1 else mm(rows, b)
         return unsafe_view_op(out, shape=a.shape[:-1] + b.shape[1:])
     if b.ndim == 1:
         return squeeze(bmm_op(a, b.unsqueeze(1)), -1)
     if a.ndim == 1:  # folded too: each matrix of b, transposed, times a
-        return unsafe_view_op(mv(b.mT.reshape(-1, k_b), a), shape=b.shape[:-2] + b.shape[-1:])
+        columns = b.mT.reshape(math.prod(b.shape[:-2]) * b.shape[-1], k_b)
+        return unsafe_view_op(mv(columns, a), shape=b.shape[:-2] + b.shape[-1:])
     return bmm_op(a, b)
 
 
@@ -1696,7 +1726,22 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
         else:  # an array: a bool mask stands for as many dimensions as it has
             basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
             advanced.append(k)
+    _check_index_shapes(advanced)
     return tuple(basic), tuple(advanced)
+
+
+def _check_index_shapes(key: tuple) -> None:
+    """PyTorch's error when index tensors do not broadcast together (a bool mask counts as one
+    index of its True positions per dimension)."""
+    shapes = []
+    for k in key:
+        if backend.is_array(k):
+            shapes += [(int(k.sum()),)] * k.ndim if k.dtype == bool else [k.shape]
+    try:
+        broadcast_shapes(*shapes)
+    except RuntimeError:
+        listed = ", ".join(str(list(shape)) for shape in shapes)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}") from None
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
@@ -1885,7 +1930,14 @@ def logical_not(input: Tensor) -> Tensor:
         return Tensor._make(backend.xp(input.device).logical_not(input._data))
 
 
+def _broadcast_first(a, b) -> None:
+    """PyTorch checks that two tensors broadcast before it looks for a kernel of their dtype."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.shape != b._data.shape:
+        broadcast_shapes(a.shape, b.shape)
+
+
 def _bitwise(name: str, a, b) -> Tensor:
+    _broadcast_first(a, b)
     dtype = _operand_dtype((a, b))
     device = a.device if isinstance(a, Tensor) else b.device
     if dtype.is_floating_point:  # PyTorch's words: the kernel has no floating version

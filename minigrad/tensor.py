@@ -214,7 +214,21 @@ class Tensor:
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
-        return self.permute(*reversed(range(self.ndim))) if self.ndim > 1 else self.permute(*range(self.ndim))
+        if self.ndim == 0:
+            warnings.warn(
+                "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                UserWarning,
+                stacklevel=2,
+            )
+        elif self.ndim != 2:
+            warnings.warn(
+                "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and "
+                "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices "
+                "or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self.permute(tuple(reversed(range(self.ndim))))
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
@@ -789,9 +803,11 @@ class Tensor:
 
     def __setitem__(self, key, value) -> None:
         """``self[key] = value``, as in PyTorch: ``index_put_`` for advanced indices, else a
-        ``fill_`` (a number or 0-d value) or ``copy_`` of the view ``self[key]`` (on a tensor in a
-        graph that gives it a ``CopySlices``; on ``self`` itself for ``x[...] = v``). The views
+        ``copy_`` into the view ``self[key]`` when ``value`` has its shape, a ``fill_`` with a
+        number or a 0-d CPU value, else a ``copy_`` of ``value`` expanded (on a tensor in a graph
+        the view's base gets a ``CopySlices``; ``x[...] = v`` writes into ``x`` itself). The views
         are taken first either way, and a slice over a whole dimension takes none."""
+        on_cpu = not isinstance(value, Tensor) or value.device.type == "cpu"
         if isinstance(value, Tensor):
             value = value.to(self.device)
         key = F._index_key(self, key)
@@ -802,7 +818,7 @@ class Tensor:
             return
         view = F._take_views(self, key, bare_slice=False)
         value = F._as_tensor(value, self.dtype, self.device)
-        if not value.ndim:
+        if not value.ndim and view.ndim and on_cpu:
             view.fill_(value)
         else:
             view.copy_(F._setitem_value(value, view.shape))

@@ -21,6 +21,7 @@ is undone.
 from __future__ import annotations
 
 import inspect
+import math
 
 from .. import backend, dtypes
 from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
@@ -47,7 +48,8 @@ class Op:
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
         self.strides = any(key.endswith("_strides") for keys in self.reads.values() for key in keys)
-        self.node_class = type(name, (OpNode,), {"_name": name, "op": self})
+        node_base = NotImplementedNode if name == "NotImplemented" else OpNode
+        self.node_class = type(name, (node_base,), {"_name": name, "op": self})
         self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
 
     def wanted(self, needs: tuple) -> frozenset:
@@ -163,7 +165,10 @@ class OpNode(Node):
         if saved is not None:
             return self._unpack(saved)
         if key in self.params:
-            return self.params[key]
+            value = self.params[key]
+            if self._freed and _holds_array(value):
+                raise RuntimeError(FREED_MESSAGE)  # PyTorch saves an array parameter as a tensor
+            return value
         if key == "shapes":
             return [shape for shape, _ in self.input_meta]
         name, _, what = key.rpartition("_")  # "<input>_shape" or "<input>_strides"
@@ -220,12 +225,28 @@ class OpNode(Node):
             if key in saved:
                 return self._unpack(saved[key])
             if key in self.__dict__.get("params", {}):
-                return self.params[key]
+                value = self._read(key)
+                return _tensor.Tensor._make(value) if backend.is_array(value) else value
         raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
 
     def saved_names(self) -> list[str]:
         """Names of what this node keeps for backward (tensors and parameters)."""
         return [*self.saved, *self.params]
+
+
+class NotImplementedNode(OpNode):
+    """The node of an op PyTorch cannot differentiate (``//``): its backward raises. Like
+    AccumulateGrad it has no sequence number, so it runs as soon as it is ready, as in PyTorch."""
+
+    def __init__(self, inputs: tuple, params: dict, result):
+        super().__init__(inputs, params, result)
+        self._sequence_nr = math.inf
+
+
+def _holds_array(value) -> bool:
+    """Whether a parameter is (or holds) an array, which PyTorch keeps as a saved tensor: an index,
+    a mask, a condition, class targets."""
+    return backend.is_array(value) or (type(value) is tuple and any(backend.is_array(v) for v in value))
 
 
 def _fit(grad, meta):
