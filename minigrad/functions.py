@@ -216,9 +216,9 @@ mv_op = Op("MvBackward0", lambda xp, self, vec: self @ vec,
 dot_op = Op("DotBackward0", lambda xp, self, tensor: xp.asarray(self @ tensor),
             self=lambda grad, tensor: grad * tensor,
             tensor=lambda grad, self: grad * self)
-bmm_op = Op("UnsafeViewBackward0", lambda xp, self, other: xp.matmul(self, other),
-            self=lambda grad, other: grad.matmul(other.mT),
-            other=lambda grad, self: self.mT.matmul(grad))
+bmm_op = Op("BmmBackward0", lambda xp, self, mat2: xp.matmul(self, mat2),
+            self=lambda grad, mat2: grad.bmm(mat2.transpose(1, 2)),
+            mat2=lambda grad, self: self.transpose(1, 2).bmm(grad))
 addmm_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2: self + mat1 @ mat2,
               self=lambda grad: grad,
               mat1=lambda grad, mat2: grad.mm(mat2.t()),
@@ -286,8 +286,12 @@ cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(_joined(ten
 stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
               tensors=lambda grad, shapes, dim: [grad.select(dim, i) for i in range(len(shapes))])
 
-clone_op = Op("CloneBackward0", lambda xp, self: self.copy(),
+# clone keeps a dense layout (a transpose stays transposed), as PyTorch's preserve_format does;
+# contiguous() and a copying reshape make a row-major copy.
+clone_op = Op("CloneBackward0", lambda xp, self: self.copy(order="K" if backend.dense(self) else "C"),
               self=lambda grad: grad)
+contiguous_op = Op("CloneBackward0", lambda xp, self: xp.ascontiguousarray(self),
+                   self=lambda grad: grad)
 to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.convert(self, device, to_dtype),
                 self=lambda grad, source: grad.to(source))
 fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, value),
@@ -1374,18 +1378,72 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({math.prod(a.shape[:-1])}x{k_a} and {k_b}x{b.shape[-1] if b.ndim > 1 else 1})"
         )
-    broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     _matmul_dtype(a, b, "matmul")
-    if b.ndim <= 2 and a.ndim > 2:  # PyTorch folds the batch into the rows of one mv or mm
-        rows = a.reshape(math.prod(a.shape[:-1]), k_a)  # not -1: k_a may be 0
-        out = mv(rows, b) if b.ndim == 1 else mm(rows, b)
-        return unsafe_view_op(out, shape=a.shape[:-1] + b.shape[1:])
+    if a.ndim == 3 and b.ndim == 3:  # PyTorch drops a batch of one that needs a gradient, then folds
+        if b.shape[0] == 1 and a.shape[0] != 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+        if a.shape[0] == 1 and b.shape[0] != 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+    if _should_fold(a, b):
+        return _folded_matmul(a, b)
+    # A batch of products: both sides expanded to the common batch, flattened to one batch dim
+    # (a copy where the batch was broadcast), one bmm, viewed back.
+    n, p = a.shape[-2] if a.ndim > 1 else 1, b.shape[-1] if b.ndim > 1 else 1
+    count = math.prod(batch)
+    left = a.expand(batch + (n, k_a)).reshape(count, n, k_a)
     if b.ndim == 1:
-        return squeeze(bmm_op(a, b.unsqueeze(1)), -1)
-    if a.ndim == 1:  # folded too: each matrix of b, transposed, times a
-        columns = b.mT.reshape(math.prod(b.shape[:-2]) * b.shape[-1], k_b)
-        return unsafe_view_op(mv(columns, a), shape=b.shape[:-2] + b.shape[-1:])
-    return bmm_op(a, b)
+        right = b.expand(batch + (k_b,)).reshape(count, k_b).unsqueeze(2)
+        product = bmm(left, right).squeeze(-1)
+    else:
+        product = bmm(left, b.expand(batch + (k_b, p)).reshape(count, k_b, p))
+    shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    return unsafe_view_op(product, shape=shape)
+
+
+def _should_fold(a: Tensor, b: Tensor) -> bool:
+    """PyTorch's choice: fold the batch of the larger tensor into the rows of one mm or mv when
+    that needs no copy (or the smaller one needs a gradient)."""
+    larger, smaller = (a, b) if a.ndim >= b.ndim else (b.mT, a)
+    if not (larger.ndim >= 3 and smaller.ndim <= 2):
+        return False
+    if smaller.requires_grad:
+        return True
+    if a.ndim == 2:  # 2-D @ batch: the folded result would need a transposed copy
+        return False
+    if larger.numel() == 0:
+        return True
+    shape, strides = larger._data.shape, larger._data.strides  # PyTorch's test: strides as they are
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(larger.ndim - 2))
+
+
+def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
+    """A batch times a matrix or vector as one mm or mv (a matrix or vector times a batch through
+    transposes), viewed back to the batch's shape."""
+    transpose = b.ndim > a.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a.ndim == 2 else a) if transpose else b
+    shape = t1.shape[:-1]
+    rows = t1.reshape(math.prod(shape), t1.shape[-1])  # not -1: the last size may be 0
+    if t2.ndim == 1:
+        return unsafe_view_op(rows.mv(t2), shape=shape)
+    output = unsafe_view_op(rows.mm(t2), shape=shape + (t2.shape[1],))
+    return output.mT.contiguous() if transpose else output
+
+
+def bmm(input: Tensor, mat2: Tensor) -> Tensor:
+    """Matrix products of two batches of matrices of the same batch size (3-D tensors)."""
+    for name, t in (("batch1", input), ("batch2", mat2)):
+        if t.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    expected = [input.shape[0], input.shape[2]]
+    if list(mat2.shape[:2]) != expected:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: {list(mat2.shape[:2])}."
+        )
+    if input.dtype is not mat2.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {mat2.dtype._legacy_name}")
+    return bmm_op(input, mat2)
 
 
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
@@ -1432,7 +1490,7 @@ def reshape(input: Tensor, *shape) -> Tensor:
     if input.numel() == 0 or backend.shares_memory(input._data.reshape(shape), input._data):
         # A view either way; PyTorch names it apart when the input is not contiguous.
         return (view_op if input.is_contiguous() else reshape_alias_op)(input, shape=shape)
-    return unsafe_view_op(input, shape=shape)
+    return unsafe_view_op(contiguous_op(input), shape=shape)  # a row-major copy, then its view
 
 
 def view(input: Tensor, *shape) -> Tensor:

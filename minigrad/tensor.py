@@ -183,7 +183,7 @@ class Tensor:
 
     def contiguous(self) -> Tensor:
         """This tensor if its elements lie in row-major order, else a row-major copy (``CloneBackward0``)."""
-        return self if self.is_contiguous() else F.clone(self)
+        return self if self.is_contiguous() else F.contiguous_op(self)
 
     def _is_stale_view(self) -> bool:
         """True for a view whose storage was changed in place after its grad_fn was made: that
@@ -1022,6 +1022,7 @@ _METHODS = {
     "softmax",
     "log_softmax",
     "matmul",
+    "bmm",
     "mm",
     "mv",
     "dot",

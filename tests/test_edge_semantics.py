@@ -7,6 +7,7 @@ return the gradients too.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import pytest
@@ -722,3 +723,66 @@ def test_T_of_other_than_a_matrix_warns_and_permutes(shape):
         # PyTorch warns about other shapes once per process; minigrad every time (Python's filter decides)
         assert lib is torch or "deprecated" in str(caught[0].message)
         assert y.grad_fn.name() == "PermuteBackward0" and y.shape == tuple(reversed(shape))
+
+
+def _graph(t) -> list:
+    """Every node name below ``t``, depth first along next_functions."""
+    names, stack, seen = [], [t.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(node.name().replace("torch::autograd::", ""))
+        stack.extend(n for n, _ in reversed(node.next_functions))
+    return names
+
+
+_LEFT = [(3,), (2, 3), (4, 2, 3), (1, 2, 3), (2, 1, 2, 3)]
+_RIGHT = [(3,), (3, 2), (4, 3, 2), (1, 3, 2), (2, 1, 3, 2), (3, 1)]
+
+
+@pytest.mark.parametrize("needs", [(True, True), (True, False), (False, True)])
+@pytest.mark.parametrize("right", _RIGHT)
+@pytest.mark.parametrize("left", _LEFT)
+def test_matmul_records_pytorchs_graph(left, right, needs):
+    # Folded into one mm/mv when that needs no copy (or the smaller side needs a gradient), a batch
+    # of one dropped first, else expand + reshape + bmm + view: node for node as PyTorch.
+    def run(lib):
+        a = lib.arange(math.prod(left), dtype=lib.float64).reshape(left).requires_grad_(needs[0])
+        b = lib.arange(math.prod(right), dtype=lib.float64).reshape(right).requires_grad_(needs[1])
+        out = (a * 1) @ (b * 1)
+        grads = lib.autograd.grad(out.sum(), [t for t in (a, b) if t.requires_grad])
+        return _graph(out), out.is_contiguous(), values(out), [values(g) for g in grads]
+
+    assert run(minigrad) == run(torch)
+
+
+def test_bmm_and_copying_reshapes_record_pytorchs_nodes():
+    def run(lib):
+        x = _leaf(lib, [[[1.0, 2.0], [3.0, 4.0]]] * 2)
+        y = lib.bmm(x, x.transpose(1, 2))
+        z = x.transpose(1, 2).reshape(2, 4)  # must copy: UnsafeViewBackward0 over CloneBackward0
+        c = x.transpose(1, 2).clone()  # keeps the transposed layout, as preserve_format
+        return _graph(y), _graph(z), c.is_contiguous(), c.contiguous().is_contiguous(), values(y)
+
+    assert run(minigrad) == run(torch)
+
+
+BMM_ERRORS = {
+    "bmm of matrices": (lambda lib: lib.bmm(lib.ones(2, 3), lib.ones(3, 2)), "batch1 must be a 3D tensor"),
+    "bmm of other batches": (
+        lambda lib: lib.bmm(lib.ones(2, 3, 4), lib.ones(3, 4, 5)),
+        "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [3, 4].",
+    ),
+    "bmm of two dtypes": (
+        lambda lib: lib.bmm(lib.ones(2, 3, 4), lib.ones(2, 4, 5, dtype=lib.float64)),
+        "expected scalar type Float but found Double",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BMM_ERRORS))
+def test_bmm_errors_match_torch(name):
+    run, words = BMM_ERRORS[name]
+    same_error(run, words)
