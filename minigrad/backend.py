@@ -510,6 +510,27 @@ def overlaps_itself(array) -> bool:
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
+def partial_overlap(dst, src) -> bool:
+    """True when an in-place op would read ``src`` while writing ``dst`` and some, but not all, of
+    their elements are the same memory (``y[1:].add_(y[:-1])``, ``x.add_(x.t())``): PyTorch refuses
+    those, as the result would depend on the order of the writes. As PyTorch, only dense arrays
+    are compared; the same elements in the same layout (``x.mul_(x)``) are fine."""
+    if dst is src or not dst.size or not src.size or not xp(device_of(dst)).may_share_memory(dst, src):
+        return False
+    if not (dense(dst) and dense(src)):
+        return False  # PyTorch's "too hard to tell": allowed
+    dst_begin, src_begin = _address(dst), _address(src)
+    dst_end, src_end = dst_begin + dst.nbytes, src_begin + src.nbytes
+    if dst_begin == src_begin and dst_end == src_end:
+        return dst.strides != src.strides
+    return dst_begin < src_end and src_begin < dst_end
+
+
+def _address(array) -> int:
+    """Where the first element of ``array`` lies in memory (the lowest address: no negative strides)."""
+    return array.__array_interface__["data"][0] if isinstance(array, numpy.ndarray) else array.data.ptr
+
+
 def assign(dst, src) -> None:
     """``dst[...] = src`` (the in-place write of every in-place op).
 

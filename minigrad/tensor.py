@@ -60,6 +60,10 @@ _NO_GRAD_VIEW_ADVICE = (
     "code by moving both the view and the inplace either both inside the no_grad block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
 )
+_OVERLAP_MESSAGE = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
 _DTYPE_OF = dtypes._by_array_dtype  # filled by dtypes.from_array_dtype
 _ndarray = backend.CPU_ARRAY
 
@@ -616,7 +620,9 @@ class Tensor:
                 "out-of-place operation (w = w - ...) if you mean to build a new tensor."
             )
 
-    def _apply_inplace(self, compute: Callable[[Tensor], Tensor], operands: tuple = ()) -> Tensor:
+    def _apply_inplace(
+        self, compute: Callable[[Tensor], Tensor], operands: tuple = (), reads_operands: builtins.bool = True
+    ) -> Tensor:
         """Replace this tensor's values by ``compute(self)`` in place.
 
         When the change is recorded, the old value is kept as a snapshot that carries this
@@ -624,9 +630,15 @@ class Tensor:
         the result's ``grad_fn`` (so ``y *= 2`` gives ``y`` a ``MulBackward0``, as in PyTorch).
         On a view, the view's base takes a ``CopySlices`` node instead (its gradient goes through
         the op where the view lies, and straight through elsewhere), and the view's own grad_fn
-        is made again from it when next asked for (``AsStridedBackward0``).
+        is made again from it when next asked for (``AsStridedBackward0``). ``reads_operands``:
+        the op reads its tensor operands elementwise (fill_ and masked_fill_ only read a number),
+        so none may partly overlap this tensor in memory.
         """
         self._check_inplace()
+        if reads_operands:
+            for o in operands:
+                if isinstance(o, Tensor) and backend.partial_overlap(self._data, o._data):
+                    raise RuntimeError(_OVERLAP_MESSAGE)
         record = is_grad_enabled() and (
             self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
         )
@@ -711,6 +723,7 @@ class Tensor:
             and self._data.shape == other._data.shape
             and backend.same_device((self._data, other._data))
             and not backend.overlaps_itself(self._data)
+            and not backend.partial_overlap(self._data, other._data)
         )
 
     # In-place operations: each bumps ``_version``.
@@ -750,7 +763,7 @@ class Tensor:
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                 f"{list(F.broadcast_shapes(self.shape, mask.shape))}: an in-place op cannot change the shape"
             )
-        return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,))
+        return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,), False)
 
     def zero_(self) -> Tensor:
         return self._apply_inplace(lambda s: F.zero_op(s))
@@ -762,7 +775,7 @@ class Tensor:
                     f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions."
                 )
             value = value.to(self.device)
-            return self._apply_inplace(lambda s: F.fill_tensor_op(s, value, dtype=s.dtype), (value,))
+            return self._apply_inplace(lambda s: F.fill_tensor_op(s, value, dtype=s.dtype), (value,), False)
         return self._apply_inplace(lambda s: F.fill_op(s, value=value))
 
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:

@@ -786,3 +786,47 @@ BMM_ERRORS = {
 def test_bmm_errors_match_torch(name):
     run, words = BMM_ERRORS[name]
     same_error(run, words)
+
+
+OVERLAPS = [
+    "y[1:].add_(y[:-1])",
+    "y[1:] += y[:-1]",
+    "y[1:] = y[:-1]",
+    "y[[0, 1]] = y[1:3]",
+    "y[1:].copy_(y[:-1])",
+    "y[1:].pow_(y[:-1])",
+    "y[1:].clamp_(min=y[:-1])",
+    "y[1:].mul_(y[1])",
+    "y.add_(y[0])",
+    "x.add_(x.t())",
+    "x.copy_(x.t())",
+    "x[1:].add_(x[:2])",
+    "y.view(2, 3).add_(y.view(3, 2).t())",
+    # allowed: the same elements alike, no shared elements, strided (PyTorch's "too hard"), fills
+    "x.mul_(x)",
+    "y[0].add_(y[0])",
+    "y[:3].add_(y[3:])",
+    "y[::2].add_(y[1::2])",
+    "x[0].add_(x[:, 0])",
+    "y[1:].fill_(y[0])",
+    "y[1:].masked_fill_(y[:-1] > 2, y[0])",
+    "x[1:] = x[0]",
+    "y[1:].copy_(y[:-1].clone())",
+]
+
+
+@pytest.mark.parametrize("statement", OVERLAPS)
+def test_in_place_ops_refuse_partly_overlapping_inputs_as_torch(statement):
+    def run(lib):
+        x, y = lib.arange(9.0).reshape(3, 3), lib.arange(6.0)
+        try:
+            exec(statement)
+        except RuntimeError as e:
+            assert (
+                "some elements of the input tensor and the written-to tensor refer to a single memory location"
+                in str(e)
+            )
+            return "refused"
+        return values(x), values(y)
+
+    assert run(minigrad) == run(torch)
