@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Sequence
 
 from . import backend, dtypes
-from .autograd.grad_mode import enable_grad
+from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, gradient_edge
 from .autograd.op import Op
 from .tensor import Tensor, ones_like_tensor, scalar_tensor, zeros_like_tensor
@@ -45,7 +45,7 @@ mul_op = Op("MulBackward0", lambda xp, self, other: self * other,
             other=lambda grad, self: grad * self)
 div_op = Op("DivBackward0", lambda xp, self, other: self / other,
             self=lambda grad, other: grad / other,
-            other=lambda grad, self, other: -grad * self / (other * other))
+            other=lambda grad, self, other: -grad * (self / other / other))  # PyTorch's order (the same infs and rounding)
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
@@ -561,7 +561,7 @@ def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
     xp = backend.xp(grad.device)
     positions = xp.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
     onehot = Tensor._make(positions == xp.expand_dims(indices, dim))
-    return (grad if keepdim else grad.unsqueeze(dim)) * onehot
+    return where(onehot, grad if keepdim else grad.unsqueeze(dim), 0.0)  # not a product: inf * 0 is nan
 
 
 def _norm_backward(grad, self, result, p, dim, keepdim):
@@ -711,6 +711,15 @@ def _operand_dtype(values) -> dtypes.dtype:
         else:
             scalars.append(v)
     return dtypes.result_type(dims, zero_dims, scalars)
+
+
+def _kept(t: Tensor, *inputs, array=None) -> object:
+    """The array of ``t`` (an index, mask or condition; ``array`` if given, e.g. moved to another
+    device) for a node's parameters: when the node is recorded, never ``t``'s own memory, so that
+    changing ``t`` in place later cannot change the gradient."""
+    array = t._data if array is None else array
+    recorded = is_grad_enabled() and builtins.any(isinstance(i, Tensor) and i.requires_grad for i in inputs)
+    return backend.copy(array) if recorded and array is t._data else array
 
 
 def _as_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
@@ -1064,7 +1073,7 @@ def where(condition: Tensor, input, other) -> Tensor:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}")
     broadcast_shapes(condition.shape, input.shape, other.shape)
     _, (condition, input, other) = _one_device("where", condition, input, other)
-    return where_op(input, other, condition=condition._data, dtype=dtype)
+    return where_op(input, other, condition=_kept(condition, input, other), dtype=dtype)
 
 
 # The C++ names PyTorch's messages give some dtypes.
@@ -1083,12 +1092,12 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     broadcast_shapes(input.shape, mask.shape)
     device, (input, mask) = _one_device("masked_fill", input, mask)
     if not isinstance(value, Tensor):
-        return masked_fill_op(input, mask=mask._data, value=value)
+        return masked_fill_op(input, mask=_kept(mask, input), value=value)
     if value.ndim:
         raise RuntimeError(
             f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
         )
-    return masked_fill_tensor_op(input, value, mask=mask._data)
+    return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
@@ -1692,7 +1701,10 @@ def _index_key_here(input: Tensor, key) -> tuple:
         if isinstance(k, Tensor):
             if k.dtype.is_floating_point:
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            out.append(backend.place(k._data, input.device) if k.ndim or k.dtype is dtypes.bool else int(k.item()))
+            if k.ndim or k.dtype is dtypes.bool:
+                out.append(_kept(k, input, array=backend.place(k._data, input.device)))
+            else:
+                out.append(int(k.item()))
         elif isinstance(k, bool):
             out.append(xp.asarray(k))
         elif isinstance(k, int | slice) or k is None or k is Ellipsis:

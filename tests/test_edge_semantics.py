@@ -587,6 +587,22 @@ FOUND_BY_RANDOM_PROGRAMS = {
         lib.zeros(3) @ lib.zeros(2, 3, 0),
         _backward(a @ lib.zeros(0, 3), a),
     ),
+    # PyTorch's order, -grad * (self / other / other), keeps its infs (and its rounding).
+    "division's second derivative at zero": lambda lib: lib.autograd.grad(
+        (
+            lib.autograd.grad(
+                ((a := _leaf(lib, [0.0, -1.8, 1.6, 2.0])) / (b := _leaf(lib, [-0.9, -0.0, 0.0, 1.0])) * 0.7).sum(),
+                [a, b],
+                create_graph=True,
+            )[1]
+            * 0.3
+        ).sum(),
+        [a, b],
+    ),
+    # min(dim)'s gradient goes to the chosen places only (no inf * 0 elsewhere).
+    "an infinite gradient through min(dim)": lambda lib: lib.autograd.grad(
+        ((m := (x := _leaf(lib, [[-1.8, 1.0], [1.4, 0.0]])).min(dim=0)).values / m.indices).sum(), x
+    ),
     "integer division of nothing by zero": lambda lib: (
         lib.zeros(0, 3, dtype=lib.bool) // lib.tensor([0, 0, 0]),
         lib.zeros(0, dtype=lib.int64) % lib.tensor(0),
@@ -830,3 +846,16 @@ def test_in_place_ops_refuse_partly_overlapping_inputs_as_torch(statement):
         return values(x), values(y)
 
     assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda lib, x, i: x[i], lambda lib, x, i: lib.where(i > 0, x, 0.0), lambda lib, x, i: x.masked_fill(i > 1, 0.0)],
+)
+def test_an_index_changed_after_the_forward_pass_does_not_change_the_gradient(make):
+    # PyTorch raises (it saved the index); minigrad keeps its own copy: never a silently wrong gradient.
+    x, i = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True), minigrad.tensor([1, 0])
+    y = make(minigrad, x, i)
+    expected = minigrad.autograd.grad(y.sum(), x, retain_graph=True)[0].clone()
+    i.add_(5)
+    assert minigrad.autograd.grad(y.sum(), x)[0].tolist() == expected.tolist()

@@ -387,7 +387,7 @@ def nll_loss(
             raise IndexError(f"Target {int(values[bad].reshape(-1)[0])} is out of bounds.")
     weights = None if weight is None else weight.detach().to(input.dtype)._data
     op = _ops.nll_loss2d_op if input.ndim >= 3 else _F.nll_loss_op
-    return op(input, target=values, weight=weights, reduction=reduction, ignore_index=ignore_index)
+    return op(input, target=_F._kept(target, input), weight=weights, reduction=reduction, ignore_index=ignore_index)
 
 
 def cross_entropy(
