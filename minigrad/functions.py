@@ -878,7 +878,7 @@ def remainder(input, other) -> Tensor:
 
 def fmod(input, other) -> Tensor:
     """The remainder of ``input / other`` with the sign of ``input`` (as C's ``fmod``)."""
-    return _modulo_of(input, other, fmod_op, fmod_scalar_op, "fmod")
+    return _modulo_of(_check_tensor(input, "fmod"), other, fmod_op, fmod_scalar_op, "fmod")
 
 
 def _modulo_of(input, other, tensor_op: Op, number_op: Op, name: str) -> Tensor:
