@@ -510,20 +510,20 @@ def overlaps_itself(array) -> bool:
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
-def partial_overlap(dst, src) -> bool:
-    """True when an in-place op would read ``src`` while writing ``dst`` and some, but not all, of
-    their elements are the same memory (``y[1:].add_(y[:-1])``, ``x.add_(x.t())``): PyTorch refuses
-    those, as the result would depend on the order of the writes. As PyTorch, only dense arrays
-    are compared; the same elements in the same layout (``x.mul_(x)``) are fine."""
-    if dst is src or not dst.size or not src.size or not xp(device_of(dst)).may_share_memory(dst, src):
-        return False
-    if not (dense(dst) and dense(src)):
-        return False  # PyTorch's "too hard to tell": allowed
-    dst_begin, src_begin = _address(dst), _address(src)
-    dst_end, src_end = dst_begin + dst.nbytes, src_begin + src.nbytes
-    if dst_begin == src_begin and dst_end == src_end:
-        return dst.strides != src.strides
-    return dst_begin < src_end and src_begin < dst_end
+def overlap(a, b) -> str | None:
+    """How ``a`` and ``b`` share memory, as PyTorch tells before an in-place op: ``"full"`` (the
+    same elements in the same layout, ``x.mul_(x)``), ``"partial"`` (``y[1:]`` and ``y[:-1]``,
+    ``x`` and ``x.t()``) or None (nothing shared, or too hard to tell: PyTorch compares only
+    dense arrays)."""
+    if not a.size or not b.size or not xp(device_of(a)).may_share_memory(a, b):
+        return None
+    if not (dense(a) and dense(b)):
+        return None
+    a_begin, b_begin = _address(a), _address(b)
+    a_end, b_end = a_begin + a.nbytes, b_begin + b.nbytes
+    if a_begin == b_begin and a_end == b_end:
+        return "full" if a.strides == b.strides else "partial"
+    return "partial" if a_begin < b_end and b_begin < a_end else None
 
 
 def _address(array) -> int:
@@ -538,8 +538,23 @@ def assign(dst, src) -> None:
     check is made here for both (and raises ValueError, as NumPy does)."""
     if overlaps_itself(dst):
         raise ValueError("the destination has elements that share one memory location")
+    if isinstance(dst, numpy.ndarray) and not dst.flags.writeable:
+        dst = _writable(dst)
     with on(device_of(dst)):
         dst[...] = src
+
+
+def _writable(view):
+    """``view`` made writable when it is part of an ``expand``ed array whose own elements are
+    distinct (``e[0]`` of ``e = y.expand(2, 3)``): NumPy marks every view of a broadcast read-only,
+    PyTorch writes into such a part. The same memory, seen from the array that owns it."""
+    root = view
+    while isinstance(root.base, numpy.ndarray):
+        root = root.base
+    if not root.flags.writeable:
+        return view  # really read-only: the write raises
+    offset = _address(view) - _address(root)
+    return numpy.ndarray(view.shape, view.dtype, buffer=root, offset=offset, strides=view.strides)
 
 
 def unshared(array, holders: int = 1) -> bool:

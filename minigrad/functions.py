@@ -49,12 +49,12 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
-            self=lambda grad, self, exponent: grad * exponent * self ** (exponent - 1) if exponent != 0 else zeros_like_tensor(grad))
+            self=lambda grad, self, exponent: grad * (exponent * self ** (exponent - 1)) if exponent != 0 else zeros_like_tensor(grad))
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
-                   self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * exponent * self ** (exponent - 1)),
-                   exponent=lambda grad, self, exponent, result: where((self == 0) & (exponent >= 0), 0.0, grad * result * self.log()))
+                   self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** (exponent - 1))),
+                   exponent=lambda grad, self, exponent, result: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log()))
 rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, xp.asarray(base, dtype=exponent.dtype), exponent),
-             exponent=lambda grad, result, base, exponent: grad * result * math.log(base) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
+             exponent=lambda grad, result, base, exponent: grad * (result * math.log(base)) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
@@ -565,24 +565,26 @@ def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
 
 
 def _norm_backward(grad, self, result, p, dim, keepdim):
-    norm = result if keepdim or dim is None else _unreduce(result, self.shape, dim, False)
-    grad = grad if keepdim or dim is None else _unreduce(grad, self.shape, dim, False)
-    safe = where(norm == 0, 1.0, norm)  # no 0/0 (nor NumPy's warning) at the origin
-    if p == 2:
-        scale = self / safe
-    elif p == 1:
-        return grad * self.sign()
-    elif p == math.inf or p == -math.inf:
-        return grad * self.sign() * _evenly_dim(self.abs() == norm, dim)
-    elif p == 0:
+    """PyTorch's norm_backward, branch by branch (with its zeros at the origin and, for p < 1, at
+    the zero elements)."""
+    norm = result
+    if not keepdim and dim is not None and self.ndim:
+        for d in sorted(dim):
+            grad, norm = grad.unsqueeze(d), norm.unsqueeze(d)
+    if p == 0:
         return None  # PyTorch's gradient here is undefined: nothing flows back (.grad stays None)
-    else:
-        scale = self * self.abs() ** (p - 2) / safe ** (p - 1)
-    return grad * where(norm == 0, 0.0, scale)  # PyTorch's subgradient 0 at the origin
-
-
-def _evenly_dim(mask, dim):
-    return mask / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))
+    if p == 1:
+        return self.sign() * grad
+    if p == 2:
+        return grad * (self / norm).masked_fill(norm == 0, 0)
+    if math.isinf(p):  # shared among the elements that reach the norm (or are nan)
+        magnitude = self.abs()
+        mask = (magnitude == norm) | magnitude.isnan()
+        return self.sign() * ((grad / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))) * mask)
+    if p < 1:
+        return self.sign() * (self.abs() ** (p - 1)).masked_fill(self == 0, 0) * grad * norm ** (1 - p)
+    scaled = self.sign() * self.abs() ** (p - 1) if p < 2 else self * self.abs() ** (p - 2)
+    return scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0)
 
 
 def _evenly_along(grad, self, result, dim, keepdim):
@@ -615,7 +617,7 @@ def _split(grad: Tensor, shapes, dim) -> list[Tensor]:
     """The pieces of ``grad`` for the tensors cat joined along ``dim``."""
     pieces, start = [], 0
     for shape in shapes:
-        if len(shape) != grad.ndim:  # a 1-D empty tensor that cat skipped
+        if shape == (0,):  # a 1-D empty tensor (which cat skips when the others have more dims)
             pieces.append(Tensor._make(backend.xp(grad.device).zeros((0,), dtype=grad._data.dtype)))
             continue
         size = shape[dim]

@@ -637,7 +637,7 @@ class Tensor:
         self._check_inplace()
         if reads_operands:
             for o in operands:
-                if isinstance(o, Tensor) and backend.partial_overlap(self._data, o._data):
+                if isinstance(o, Tensor) and backend.overlap(self._data, o._data) == "partial":
                     raise RuntimeError(_OVERLAP_MESSAGE)
         record = is_grad_enabled() and (
             self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
@@ -723,7 +723,7 @@ class Tensor:
             and self._data.shape == other._data.shape
             and backend.same_device((self._data, other._data))
             and not backend.overlaps_itself(self._data)
-            and not backend.partial_overlap(self._data, other._data)
+            and backend.overlap(self._data, other._data) != "partial"
         )
 
     # In-place operations: each bumps ``_version``.
@@ -827,6 +827,8 @@ class Tensor:
         if not F._is_basic(key):
             basic, advanced = F._split_index(key, self.ndim)
             target = F._take_views(self, basic, bare_slice=False)
+            if isinstance(value, Tensor) and backend.overlap(target._data, value._data):
+                raise RuntimeError(_OVERLAP_MESSAGE)  # index_put_ refuses any shared memory, as PyTorch
             target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))
             return
         view = F._take_views(self, key, bare_slice=False)
