@@ -1026,6 +1026,8 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
         min, max = (m.item() if isinstance(m, Tensor) else m for m in (min, max))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = _operand_dtype([v for v in (input, min, max) if v is not None])
+        if dtype is dtypes.bool and min is not None and max is not None:
+            raise NotImplementedError(f"\"clamp_{input.device.type}\" not implemented for 'Bool'")
         if dtype.is_floating_point:
             lo = _as_tensor(-math.inf if min is None else min, dtype, input.device)
             hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
@@ -1320,8 +1322,8 @@ def _softmax_dim(x: Tensor, dim: int, name: str) -> int:
 def _matmul_dtype(a: Tensor, b: Tensor, name: str) -> dtypes.dtype:
     if a.dtype is not b.dtype:
         raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {a.dtype} != {b.dtype} (in {name}); "
-            "convert one of them with .to(dtype)"
+            f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a.dtype, a.dtype)} != "
+            f"{_CPP_NAMES.get(b.dtype, b.dtype)} (in {name}); convert one of them with .to(dtype)"
         )
     return a.dtype
 
@@ -1383,14 +1385,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return out
     if a.ndim == 2 and b.ndim == 2:
         return mm(a, b)
-    k_a = a.shape[-1]
-    k_b = b.shape[-2] if b.ndim > 1 else b.shape[0]
-    if k_a != k_b:
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({math.prod(a.shape[:-1])}x{k_a} and {k_b}x{b.shape[-1] if b.ndim > 1 else 1})"
-        )
-    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    _matmul_dtype(a, b, "matmul")
+    # Sizes and dtypes are checked by the mm, mv or bmm each case comes down to, as in PyTorch.
     if a.ndim == 3 and b.ndim == 3:  # PyTorch drops a batch of one that needs a gradient, then folds
         if b.shape[0] == 1 and a.shape[0] != 1 and b.requires_grad:
             return matmul(a, b.squeeze(0))
@@ -1400,6 +1395,8 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return _folded_matmul(a, b)
     # A batch of products: both sides expanded to the common batch, flattened to one batch dim
     # (a copy where the batch was broadcast), one bmm, viewed back.
+    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    k_a, k_b = a.shape[-1], b.shape[-2] if b.ndim > 1 else b.shape[0]
     n, p = a.shape[-2] if a.ndim > 1 else 1, b.shape[-1] if b.ndim > 1 else 1
     count = math.prod(batch)
     left = a.expand(batch + (n, k_a)).reshape(count, n, k_a)
@@ -1736,10 +1733,14 @@ def index(input: Tensor, key) -> Tensor:
     key = _index_key(input, key)
     if not _is_basic(key):
         basic, advanced = _split_index(key, input.ndim)
+        _check_index_shapes(advanced)
         viewed = _take_views(input, basic, bare_slice=False)
         try:
             return index_op(viewed, key=advanced)
         except IndexError as exc:
+            clipped = _in_bounds(advanced, viewed.shape) if not viewed.numel() else None
+            if clipped is not None:  # nothing is read from an empty tensor: PyTorch checks no bounds
+                return index_op(viewed, key=clipped)
             raise IndexError(f"{exc} (indexing a tensor of shape {list(viewed.shape)})") from None
     out = _take_views(input, key, bare_slice)
     return out if out is not input else alias_op(input)  # x[()], x[...], x[:, :]
@@ -1798,8 +1799,21 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
         else:  # an array: a bool mask stands for as many dimensions as it has
             basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
             advanced.append(k)
-    _check_index_shapes(advanced)
     return tuple(basic), tuple(advanced)
+
+
+def _in_bounds(key: tuple, shape: tuple) -> tuple | None:
+    """``key`` with its integer indices clipped into their dimensions (for an empty tensor, where
+    they pick nothing); None when a dimension they index is itself empty."""
+    out, dim = [], 0
+    for k in key:
+        if backend.is_array(k) and k.dtype != bool:
+            if not shape[dim]:
+                return None
+            k = backend.xp(backend.device_of(k)).clip(k, -shape[dim], shape[dim] - 1)
+        out.append(k)
+        dim += k.ndim if backend.is_array(k) and k.dtype == bool else 1
+    return tuple(out)
 
 
 def _check_index_shapes(key: tuple) -> None:
@@ -1843,6 +1857,7 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
         arrays = [k for k in key if backend.is_array(k)]
         # One boolean mask and a one-element value is a masked fill in PyTorch, which converts it.
         if not (len(arrays) == 1 and arrays[0].dtype == bool and arrays[0].ndim and value.numel() == 1):
+            _check_index_put_shape(input, key, value)  # PyTorch reports the shapes first
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
@@ -1854,11 +1869,22 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
     try:
         return index_put_op(input, value, key=key, dtype=dtype)
     except ValueError:  # NumPy's broadcasting error, in PyTorch's words
-        shape = input._data[key].shape
+        _check_index_put_shape(input, key, value)
+        raise
+
+
+def _check_index_put_shape(input: Tensor, key: tuple, value: Tensor) -> None:
+    """PyTorch's error when ``value`` does not broadcast to the shape ``input[key]`` has."""
+    shape = input._data[key].shape
+    try:
+        fits = broadcast_shapes(value.shape[_leading_ones(value.shape) :], shape) == shape
+    except RuntimeError:
+        fits = False
+    if not fits:
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
             f"indexing result of shape {list(shape)}"
-        ) from None
+        )
 
 
 def _leading_ones(shape: tuple) -> int:

@@ -634,17 +634,12 @@ class Tensor:
         the op reads its tensor operands elementwise (fill_ and masked_fill_ only read a number),
         so none may partly overlap this tensor in memory.
         """
-        self._check_inplace()
+        record = self._check_writable(operands)
         if reads_operands:
             for o in operands:
                 if isinstance(o, Tensor) and backend.overlap(self._data, o._data) == "partial":
                     raise RuntimeError(_OVERLAP_MESSAGE)
-        record = is_grad_enabled() and (
-            self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
-        )
         on_view = record and self._base is not None
-        if on_view:
-            self._check_inplace_on_view()
         source = self._snapshot() if record else self
         with no_grad() if not record else _nullcontext():
             result = compute(source)
@@ -667,6 +662,17 @@ class Tensor:
         if record and saved is not None:
             saved.version = self._version_counter.value
         return self
+
+    def _check_writable(self, operands: tuple) -> builtins.bool:
+        """PyTorch's errors for writing into a leaf that requires grad (or a view of one); returns
+        whether the in-place op with ``operands`` is recorded."""
+        self._check_inplace()
+        record = is_grad_enabled() and (
+            self.requires_grad or builtins.any(isinstance(o, Tensor) and o.requires_grad for o in operands)
+        )
+        if record and self._base is not None:
+            self._check_inplace_on_view()
+        return record
 
     def _check_inplace_on_view(self) -> None:
         base = self._base
@@ -781,6 +787,7 @@ class Tensor:
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
+        self._check_writable((src,))  # PyTorch's leaf errors come first
         shape = F.broadcast_shapes(self.shape, src.shape)
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
@@ -827,6 +834,8 @@ class Tensor:
         if not F._is_basic(key):
             basic, advanced = F._split_index(key, self.ndim)
             target = F._take_views(self, basic, bare_slice=False)
+            target._check_writable((value,))  # PyTorch's leaf errors come before the index checks
+            F._check_index_shapes(advanced)
             if isinstance(value, Tensor) and backend.overlap(target._data, value._data):
                 raise RuntimeError(_OVERLAP_MESSAGE)  # index_put_ refuses any shared memory, as PyTorch
             target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))

@@ -626,6 +626,12 @@ FOUND_BY_RANDOM_PROGRAMS = {
         y,
         _backward(y * lib.tensor([1.0, 2.0, 3.0]), w),
     ),
+    # Nothing is read from an empty tensor, so PyTorch checks no index bounds.
+    "indices out of range into an empty tensor": lambda lib: (
+        lib.zeros(2, 0)[lib.tensor([5])],
+        (lib.zeros(2, 0) > 3)[lib.tensor([[0], [0], [-2], [2]])],
+    ),
+    "a bool tensor clamped by one bool tensor": lambda lib: lib.tensor([True, False]).clamp(min=lib.tensor([False])),
     "integer division of nothing by zero": lambda lib: (
         lib.zeros(0, 3, dtype=lib.bool) // lib.tensor([0, 0, 0]),
         lib.zeros(0, dtype=lib.int64) % lib.tensor(0),
@@ -744,6 +750,46 @@ FOUND_ERRORS = {
         "must match",
     ),
 }
+
+
+FOUND_ERRORS.update(
+    {
+        # matmul's errors are those of the mm, mv or bmm it comes down to
+        "a batch times a vector of another size": (
+            lambda lib: lib.zeros(2, 1, 3) @ lib.zeros(1),
+            "size mismatch, got input (2), mat (2x3), vec (1)",
+        ),
+        "a batch times a matrix of another size": (
+            lambda lib: lib.zeros(2, 1, 3) @ lib.zeros(4, 1),
+            "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x1)",
+        ),
+        "two batches of other sizes": (
+            lambda lib: lib.zeros(2, 2, 3) @ lib.zeros(2, 4, 1),
+            "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: [2, 4].",
+        ),
+        "matrices of two dtypes": (
+            lambda lib: lib.zeros(2, 3) @ lib.zeros(3, 2, dtype=lib.float64),
+            "expected m1 and m2 to have the same dtype, but got: float != double",
+        ),
+        "a bool tensor clamped between bool tensors": (
+            lambda lib: lib.tensor([True]).clamp(lib.tensor([False]), lib.tensor([True])),
+            "\"clamp_cpu\" not implemented for 'Bool'",
+        ),
+        # PyTorch's leaf errors come before shape and index checks
+        "copy_ into a leaf, of another shape": (
+            lambda lib: lib.ones(2, 3, requires_grad=True).copy_(lib.ones(2, 2, 3)),
+            "a leaf Variable that requires grad is being used in an in-place operation",
+        ),
+        "index_put into a view of a leaf, with indices that do not broadcast": (
+            lambda lib: lib.ones(2, 4, 1, requires_grad=True).__setitem__((slice(1, None), [0, 2, 1], [0, 0]), 1.0),
+            "a view of a leaf Variable that requires grad is being used in an in-place operation",
+        ),
+        "index_put of a value of another shape and dtype": (
+            lambda lib: lib.tensor([1, 2, 3]).__setitem__([1, 0, 0], lib.ones(2, 3)),
+            "shape mismatch: value tensor of shape [2, 3] cannot be broadcast to indexing result of shape [3]",
+        ),
+    }
+)
 
 
 @pytest.mark.parametrize("name", sorted(FOUND_ERRORS))
