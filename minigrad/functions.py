@@ -49,7 +49,7 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
-            self=lambda grad, self, exponent: grad * (exponent * self ** (exponent - 1)) if exponent != 0 else zeros_like_tensor(grad))
+            self=lambda grad, self, exponent: grad * (exponent * self ** (exponent - 1)) if exponent != 0 or exponent is False else zeros_like_tensor(grad))  # PyTorch: False is not 0 here
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
                    self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** (exponent - 1))),
                    exponent=lambda grad, self, exponent, result: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log()))
@@ -135,11 +135,12 @@ clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(m
                          self=lambda grad, self, max: where(self <= max, grad, 0.0),
                          max=lambda grad, self, max: where(self > max, grad, 0.0))
 # Tensor bounds (a missing one is +-inf); PyTorch's rules: the input's gradient passes inside
-# [min, max] including the ends, a bound's gradient where it is the value taken.
+# [min, max] including the ends, a bound's gradient where it is the value taken. The masks are
+# combined in place as PyTorch does, so bounds of other shapes fail in backward where its do.
 clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(max, xp.maximum(min, self)),
-                     self=lambda grad, self, min, max: where((self >= min) & (self <= max), grad, 0.0),
-                     min=lambda grad, self, min, max: where((self < min) & (min < max), grad, 0.0),
-                     max=lambda grad, self, min, max: where((self > max) | (max < min), grad, 0.0))
+                     self=lambda grad, self, min, max: where((self >= min).logical_and_(self <= max), grad, 0.0),
+                     min=lambda grad, self, min, max: where((self < min).logical_and_(min < max), grad, 0.0),
+                     max=lambda grad, self, min, max: where((self > max).logical_or_(max < min), grad, 0.0))
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(other, self),
                 self=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)),
                 other=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)))

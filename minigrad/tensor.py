@@ -763,6 +763,12 @@ class Tensor:
     def clamp_max_(self, max) -> Tensor:  # noqa: A002
         return self._apply_inplace(lambda s: F.clamp_max(s, max), (max,))
 
+    def logical_and_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.logical_and(s, other), (other,))
+
+    def logical_or_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.logical_or(s, other), (other,))
+
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
         if self.shape != F.broadcast_shapes(self.shape, mask.shape):
             raise RuntimeError(
@@ -836,8 +842,11 @@ class Tensor:
             target = F._take_views(self, basic, bare_slice=False)
             target._check_writable((value,))  # PyTorch's leaf errors come before the index checks
             F._check_index_shapes(advanced)
-            if isinstance(value, Tensor) and backend.overlap(target._data, value._data):
-                raise RuntimeError(_OVERLAP_MESSAGE)  # index_put_ refuses any shared memory, as PyTorch
+            # index_put_ refuses a value sharing any memory with the target (unless a bool mask
+            # picks the places), as PyTorch
+            masked = builtins.any(backend.is_array(k) and k.dtype == builtins.bool for k in advanced)
+            if not masked and isinstance(value, Tensor) and backend.overlap(target._data, value._data):
+                raise RuntimeError(_OVERLAP_MESSAGE)
             target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))
             return
         view = F._take_views(self, key, bare_slice=False)
