@@ -770,10 +770,11 @@ class Tensor:
         return self._apply_inplace(lambda s: F.logical_or(s, other), (other,))
 
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
-        if self.shape != F.broadcast_shapes(self.shape, mask.shape):
+        shape = F.broadcast_shapes(self.shape, mask.shape)
+        if shape != self.shape:
             raise RuntimeError(
-                f"output with shape {list(self.shape)} doesn't match the broadcast shape "
-                f"{list(F.broadcast_shapes(self.shape, mask.shape))}: an in-place op cannot change the shape"
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}: "
+                "an in-place op cannot change the shape"
             )
         return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,), False)
 
