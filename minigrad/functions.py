@@ -552,7 +552,7 @@ def _evenly(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
     """Spread ``grad`` evenly over the elements of ``self`` equal to ``result`` (ties of max/min;
     its nans when it is nan), zero elsewhere (PyTorch's evenly_distribute_backward)."""
     mask = (self != self) if bool(result._data != result._data) else (self == result)
-    return where(mask, grad / mask.sum(), 0.0)
+    return masked_fill(zeros_like_tensor(self), mask, grad / mask.sum())  # PyTorch's CPU formula
 
 
 def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:

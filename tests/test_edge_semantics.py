@@ -955,3 +955,15 @@ def test_clamp_with_bounds_of_other_shapes_backpropagates_as_torch(bounds):
         return [values(t.grad) for t in (a, b, c)]
 
     assert run(minigrad) == run(torch)
+
+
+def test_the_gradient_of_max_is_recorded_as_pytorchs_masked_fill():
+    def run(lib):
+        x, w = _leaf(lib, [[1.0, 3.0], [3.0, float("nan")]]), _leaf(lib, 2.0)
+        out = []
+        for f in (lambda t: t.max(), lambda t: t[0].max(), lambda t: t.min()):
+            g = lib.autograd.grad(f(x) * w, x, create_graph=True)[0]
+            out.append((values(g), _edges(g), _grad_fn_name(g), values(lib.autograd.grad((g * g).sum(), w)[0])))
+        return out
+
+    assert run(minigrad) == run(torch)
