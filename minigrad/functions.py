@@ -175,7 +175,7 @@ prod_op = Op("ProdBackward0", lambda xp, self: _prod(xp, self, None, False),
              self=lambda grad, self: _prod_backward(grad, self, None))
 prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, self, dim, keepdim),
                  self=lambda grad, self, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
-cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: xp.cumsum(self, axis=dim, dtype=self.dtype if self.dtype.kind == "f" else "int64") if self.ndim else self.copy(),
+cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: xp.cumsum(self, axis=dim, dtype=_accumulated(self)) if self.ndim else self.copy(),
                self=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim) if grad.ndim and grad.shape[dim] > 1 else grad)
 logsumexp_op = Op("LogsumexpBackward0", lambda xp, self, *, dim, keepdim: _logsumexp(xp, self, dim, keepdim),
                   self=lambda grad, self, result, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * (self - _unreduce(result, self.shape, dim, keepdim)).exp())
@@ -340,14 +340,17 @@ def _clamp(xp, a, lo, hi):
     return a
 
 
+def _accumulated(a):
+    """The dtype sums, products and running sums of ``a`` are in: int64 for integers and bools."""
+    return a.dtype if a.dtype.kind == "f" else "int64"
+
+
 def _sum(xp, a, dim, keepdim):
-    out_dtype = a.dtype if a.dtype.kind == "f" else "int64"
-    return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=out_dtype))
+    return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
 
 
 def _prod(xp, a, dim, keepdim):
-    out_dtype = a.dtype if a.dtype.kind == "f" else "int64"
-    return xp.asarray(a.prod(axis=dim, keepdims=keepdim, dtype=out_dtype))
+    return xp.asarray(a.prod(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
 
 
 def _var(xp, a, dim, correction, keepdim):
@@ -402,16 +405,19 @@ def _no_derivative(name: str):
     raise RuntimeError(f"derivative for aten::{name} is not implemented")
 
 
-def _modulo(xp, a, b, remainder):
-    b = xp.asarray(b, dtype=a.dtype)
+def _check_divisor(a, b) -> None:
     if a.dtype.kind in "iub" and a.size and not b.all():
         raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
+
+
+def _modulo(xp, a, b, remainder):
+    b = xp.asarray(b, dtype=a.dtype)
+    _check_divisor(a, b)
     return remainder(a, b)
 
 
 def _div_rounded(xp, a, b, mode):
-    if a.dtype.kind in "iub" and a.size and not b.all():
-        raise RuntimeError("ZeroDivisionError")  # PyTorch's error for an integer division by zero
+    _check_divisor(a, b)
     if mode == "floor":
         return xp.floor_divide(a, b)  # Python's a // b: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
     if a.dtype.kind in "iub":
@@ -861,7 +867,7 @@ def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
             raise ValueError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
             )
-        _check_rounded_division(input, other, rounding_mode)
+        _check_division(input, other, f"div_{rounding_mode}")
         return _binary(div_rounded_op, input, other, rounding_mode=rounding_mode)
     return _binary(div_op, input, other, float_result=True)
 
@@ -869,7 +875,7 @@ def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
 def floor_divide(input, other) -> Tensor:
     """``input // other``: the quotient rounded down, as Python's ``//``. Not differentiable, as
     in PyTorch: its grad_fn is ``NotImplemented``, and backward through it raises."""
-    _check_rounded_division(input, other, "floor")
+    _check_division(input, other, "div_floor")
     return _binary(floor_divide_op, input, other)
 
 
@@ -885,10 +891,7 @@ def fmod(input, other) -> Tensor:
 
 
 def _modulo_of(input, other, tensor_op: Op, number_op: Op, name: str) -> Tensor:
-    _broadcast_first(input, other)
-    if _operand_dtype((input, other)) is dtypes.bool:
-        device = (input if isinstance(input, Tensor) else other).device
-        raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for 'Bool'")
+    _check_division(input, other, name)
     if not isinstance(input, Tensor):  # a number % a tensor: not differentiable, as in PyTorch
         return rremainder_op(other, base=input, dtype=_modulo_dtype(input, other))
     if isinstance(other, Tensor):
@@ -902,11 +905,13 @@ def _modulo_dtype(input, other) -> dtypes.dtype | None:
     return dtype if dtype is not tensor.dtype else None
 
 
-def _check_rounded_division(input, other, mode: str) -> None:
+def _check_division(input, other, kernel: str) -> None:
+    """PyTorch's errors before a rounded division or remainder: shapes first, then bools (which
+    the ``kernel`` has no version for)."""
     _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
         device = (input if isinstance(input, Tensor) else other).device
-        raise NotImplementedError(f'"div_{mode}_{device.type}" not implemented for \'Bool\'')
+        raise NotImplementedError(f"\"{kernel}_{device.type}\" not implemented for 'Bool'")
 
 
 def reciprocal(input: Tensor) -> Tensor:
