@@ -395,10 +395,9 @@ def _norm(xp, a, p, dim, keepdim):
 
 
 def _threshold_backward(xp, grad_output, self, threshold):
-    mask = xp.logical_not(self <= threshold)  # not self > threshold: a nan lets the gradient through
-    if xp.isfinite(grad_output).all():  # a product is fastest, but would make inf * 0 a nan
-        return grad_output * mask
-    return xp.where(mask, grad_output, 0).astype(grad_output.dtype, copy=False)
+    # PyTorch's kernel, self <= threshold ? 0 : grad: a nan input lets the gradient through, and the
+    # zeros are +0.0 (a product with the mask would give -0.0 for a negative gradient, and inf * 0 nan)
+    return xp.where(self <= threshold, 0, grad_output).astype(grad_output.dtype, copy=False)
 
 
 def _no_derivative(name: str):

@@ -573,6 +573,13 @@ FOUND_BY_RANDOM_PROGRAMS = {
         1 / lib.maximum(lib.tensor([0.0]), lib.tensor([-0.0])),
         1 / lib.minimum(lib.tensor([-0.0]), lib.tensor([0.0])),
     ),
+    # relu's gradient where it is off is +0.0 (a product with the mask gave -0.0 for a negative
+    # gradient, printed as "-0."); a nan input lets the gradient through, an infinite one stays out.
+    "relu's gradient where it is off": lambda lib: (
+        1 / lib.autograd.grad(((x := _leaf(lib, [-1.0, -0.0, 0.0, 2.0, math.nan])).relu() * -1).sum(), x)[0],
+        lib.autograd.grad(x.relu(), x, lib.tensor([math.inf, -math.inf, 1.0, -2.0, 3.0]))[0],
+        lib.autograd.grad(lib.autograd.grad((x.relu() ** 2 * -1).sum(), x, create_graph=True)[0].sum(), x)[0],
+    ),
     "bools to bool powers": lambda lib: ((b := lib.tensor([False, True])) ** True, b**False, b.pow(True), b**2),
     "0 to tensor powers": lambda lib: lib.autograd.grad((0.0 ** (x := _leaf(lib, [-2.0, 0.0, 1.0]))).sum(), x),
     "empty integer softmax": lambda lib: (
