@@ -70,3 +70,4 @@ __version__ = "0.1.0"
 
 
 from . import linalg, nn, optim  # noqa: E402  (linalg, nn and optim build on everything above)
+from .linalg import inv as inverse  # noqa: E402

@@ -13,6 +13,7 @@ is missing (or sees no GPU) the error says which, and how to install it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 
@@ -372,6 +373,19 @@ def compute(dev: device, fn, args: list, kwargs: dict):
         return fn(numpy, *args, **kwargs)
     finally:
         state.reset(token)
+
+
+ArrayLinAlgError = numpy.linalg.LinAlgError  # what NumPy's and CuPy's linalg raise for a singular matrix
+
+
+def raising_linalg(array_module):
+    """A context in which ``array_module.linalg`` raises ``numpy.linalg.LinAlgError`` for a
+    singular matrix: NumPy always does, CuPy only when asked (it skips the check by default)."""
+    if array_module is numpy:
+        return contextlib.nullcontext()
+    import cupyx
+
+    return cupyx.errstate(linalg="raise")
 
 
 # ------------------------------------------------------------------------------------------

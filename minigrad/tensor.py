@@ -816,6 +816,12 @@ class Tensor:
     def tanh_(self) -> Tensor:
         return self._apply_inplace(F.tanh)
 
+    def inverse(self) -> Tensor:
+        """The inverse of a square matrix, or of each in a batch (:func:`minigrad.linalg.inv`)."""
+        from .linalg import inv
+
+        return inv(self)
+
     def normal_(self, mean: builtins.float = 0.0, std: builtins.float = 1.0) -> Tensor:
         values = backend.generator().normal(mean, std, self.shape)
         return self._fill_from(values)

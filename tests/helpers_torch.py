@@ -791,6 +791,52 @@ for _ord in ("fro", 1, -1, float("inf"), float("-inf")):
     )
     case(f"linalg_matrix_norm_{_ord}_keepdim", lambda lib, x, _o=_ord: lib.linalg.matrix_norm(x, _o, keepdim=True), A)
 
+
+# torch.linalg.solve / inv: a random matrix plus 4 I is well conditioned.
+def _invertible(lib, a):
+    return a + 4 * lib.eye(a.shape[-1], dtype=a.dtype)
+
+
+case(
+    "linalg_solve_matrix", lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b), ((3, 3), "any"), ((3, 2), "any")
+)
+case("linalg_solve_vector", lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b), ((3, 3), "any"), ((3,), "any"))
+case(
+    "linalg_solve_batch_of_vectors",
+    lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b),
+    ((2, 3, 3), "any"),
+    ((2, 3), "any"),
+)
+case(
+    "linalg_solve_broadcast",
+    lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b),
+    ((2, 1, 3, 3), "any"),
+    ((4, 3, 2), "any"),
+)
+case(
+    "linalg_solve_vector_batched_A",
+    lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b),
+    ((2, 3, 3), "any"),
+    ((3,), "any"),
+)
+case(
+    "linalg_solve_right",
+    lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b, left=False),
+    ((3, 3), "any"),
+    ((2, 3), "any"),
+)
+case(
+    "linalg_solve_only_B",
+    lambda lib, a, b: lib.linalg.solve(_invertible(lib, a), b),
+    ((3, 3), "any"),
+    ((3, 2), "any"),
+    grad=[False, True],
+)
+case("linalg_inv", lambda lib, a: lib.linalg.inv(_invertible(lib, a)), ((3, 3), "any"))
+case("linalg_inv_batch", lambda lib, a: lib.linalg.inv(_invertible(lib, a)), ((2, 3, 3), "any"))
+case("inverse", lambda lib, a: lib.inverse(_invertible(lib, a)).sum(0), ((4, 4), "any"))
+case("inverse_method", lambda lib, a: _invertible(lib, a).inverse() @ a, ((3, 3), "any"))
+
 # Remainders: % (sign of the divisor) and fmod (sign of the dividend).
 case("remainder_number", lambda lib, x: x % 0.7, A)
 case("remainder_negative_number", lambda lib, x: lib.remainder(x, -0.7), A)
