@@ -648,9 +648,8 @@ CELLS = [
 
         - `f` and `x` as before; `H`, the Hessian at `x`, is invertible;
         - use your `hessian` for `H`;
-        - minigrad has no linear solver: use NumPy's. `H.detach().numpy()` gives a NumPy array,
-          `numpy.linalg.solve(H, g)` returns `H⁻¹ g`, and `torch.tensor(array)` makes a tensor
-          again (with the array's dtype).
+        - `torch.linalg.solve(H, g)` returns `H⁻¹ g`: it solves `H d = g` without computing
+          the inverse (`torch.linalg.inv(H) @ g` gives the same, a little less accurately).
 
         Graded on quadratic functions the tests do not show: one step must land on the minimum.
         """,
@@ -658,19 +657,20 @@ CELLS = [
     answer(
         "ex3_answer",
         """
-        import numpy as np
-
-
         def newton_step(f, x):
             \"\"\"One step of Newton's method: x - H^-1 grad f(x), as a new tensor.\"\"\"
             ### BEGIN SOLUTION
             (g,) = torch.autograd.grad(f(x), x)
             H = hessian(f, x)
-            step = np.linalg.solve(H.detach().numpy(), g.detach().numpy())
-            return x.detach() - torch.tensor(step)
+            return x.detach() - torch.linalg.solve(H, g)
             ### END SOLUTION
         """,
         alternatives=[
+            """
+            def newton_step(f, x):
+                (g,) = torch.autograd.grad(f(x), x)
+                return (x - torch.linalg.inv(hessian(f, x)) @ g).detach()
+            """,
             """
             import numpy
 
@@ -680,7 +680,7 @@ CELLS = [
                 grad = torch.autograd.grad(f(x), [x])[0].detach().numpy()
                 new = x.detach().numpy() - numpy.linalg.inv(H) @ grad
                 return torch.tensor(new, dtype=x.dtype)
-            """
+            """,
         ],
         mistakes=[
             # Steps along the gradient instead: no curvature, not at the minimum.
@@ -695,15 +695,11 @@ CELLS = [
             # Updates x in place: the right point, but the caller's x is moved.
             mistake(
                 """
-                import numpy as np
-
-
                 def newton_step(f, x):
                     (g,) = torch.autograd.grad(f(x), x)
                     H = hessian(f, x)
-                    step = np.linalg.solve(H.numpy(), g.numpy())
                     with torch.no_grad():
-                        x -= torch.tensor(step)
+                        x -= torch.linalg.solve(H, g)
                     return x
                 """,
                 ["ex3_hidden"],
