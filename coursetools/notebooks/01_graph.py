@@ -662,9 +662,10 @@ CELLS = [
         empty list when `t.grad_fn` is `None`). Do not change anything: no `backward()`, no `.grad`.
 
         Two tips. Test whether a node is an accumulator with
-        `isinstance(node, torch.autograd.graph.AccumulateGrad)` or with
-        `type(node).__name__ == "AccumulateGrad"`. And compare tensors with `is`: `==` compares
-        their values element by element. The same depth requirement as in exercise 3 applies.
+        `type(node).__name__ == "AccumulateGrad"`, which works in PyTorch too (minigrad also has
+        the class itself, `torch.autograd.graph.AccumulateGrad`, for `isinstance`; PyTorch does
+        not export it). And compare tensors with `is`: `==` compares their values element by
+        element. The same depth requirement as in exercise 3 applies.
         """,
     ),
     answer(
@@ -681,13 +682,27 @@ CELLS = [
                 if node in seen:
                     continue
                 seen.add(node)
-                if isinstance(node, torch.autograd.graph.AccumulateGrad):
+                if type(node).__name__ == "AccumulateGrad":
                     leaves.append(node.variable)
                 to_visit.extend(n for n, _ in node.next_functions if n is not None)
             return leaves
             ### END SOLUTION
         """,
         alternatives=[
+            """
+            def find_leaves(t):
+                leaves, seen, stack = [], set(), [t.grad_fn]
+                while stack:
+                    node = stack.pop()
+                    if node is None or node in seen:
+                        continue
+                    seen.add(node)
+                    if isinstance(node, torch.autograd.graph.AccumulateGrad):
+                        if not any(leaf is node.variable for leaf in leaves):
+                            leaves.append(node.variable)
+                    stack.extend(n for n, _ in node.next_functions)
+                return leaves
+            """,
             """
             def find_leaves(t):
                 found, seen, frontier = {}, set(), [t.grad_fn]
@@ -700,7 +715,7 @@ CELLS = [
                         found[id(node.variable)] = node.variable
                     frontier += [n for n, _ in node.next_functions]
                 return list(found.values())
-            """
+            """,
         ],
         mistakes=[
             # No set of visited nodes: a leaf reached along two paths is listed twice.
