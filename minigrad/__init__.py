@@ -69,5 +69,5 @@ int = int32  # noqa: A001
 __version__ = "0.1.0"
 
 
-from . import linalg, nn, optim  # noqa: E402  (linalg, nn and optim build on everything above)
+from . import linalg, nn, optim, utils  # noqa: E402  (these build on everything above)
 from .linalg import inv as inverse  # noqa: E402
