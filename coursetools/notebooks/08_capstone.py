@@ -633,6 +633,23 @@ CELLS = [
                     return model, losses
                 """
             ),
+            _train(
+                """
+                from minigrad.utils.data import DataLoader, TensorDataset
+
+
+                def train(x, y, seed=0):
+                    torch.manual_seed(seed)
+                    model = make_model()
+                    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+                    loader = DataLoader(TensorDataset(x, y), batch_size=64, shuffle=True)
+                    losses = []
+                    for epoch in range(8):
+                        for xb, yb in loader:
+                            losses.append(train_step(model, optimizer, xb, yb))
+                    return model, losses
+                """
+            ),
         ],
         mistakes=[
             # Not seeded: each call trains differently.
