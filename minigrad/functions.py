@@ -708,7 +708,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
 
 
 def _is_basic(key) -> bool:
-    return all(k is None or k is Ellipsis or isinstance(k, int | slice) for k in key)
+    return builtins.all(k is None or k is Ellipsis or isinstance(k, int | slice) for k in key)
 
 
 def _operand_dtype(values) -> dtypes.dtype:
@@ -1427,7 +1427,7 @@ def _should_fold(a: Tensor, b: Tensor) -> bool:
     if larger.numel() == 0:
         return True
     shape, strides = larger._data.shape, larger._data.strides  # PyTorch's test: strides as they are
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(larger.ndim - 2))
+    return builtins.all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(larger.ndim - 2))
 
 
 def _folded_matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -1618,7 +1618,7 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     """
     shape, own = _shape_args(size), input._data.shape
     lead = len(own) - len(shape)
-    if lead < 0 or any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
+    if lead < 0 or builtins.any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}.")
     if not shape:  # to a number: the plain sum (SumBackward0), even of a 0-d tensor
         return sum_op(input)
@@ -2052,6 +2052,27 @@ def _bitwise(name: str, a, b) -> Tensor:
     target = backend.array_dtype(dtype)
     with backend.on(device):
         return Tensor._make(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
+    """Whether some element (along ``dim``, an int or a tuple) is non-zero: a bool tensor, or
+    uint8 for a uint8 input, as in PyTorch. Never differentiable."""
+    return _logical_reduction(input, dim, keepdim, "any")
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
+    """Whether every element (along ``dim``, an int or a tuple) is non-zero: a bool tensor, or
+    uint8 for a uint8 input, as in PyTorch. Never differentiable."""
+    return _logical_reduction(input, dim, keepdim, "all")
+
+
+def _logical_reduction(input: Tensor, dim, keepdim: bool, name: str) -> Tensor:
+    axis = _dims(dim, input.ndim)
+    with backend.on(input.device):
+        out = getattr(input._data.astype(bool), name)(axis=axis, keepdims=keepdim)
+        if input._data.dtype == backend.array_dtype(dtypes.uint8):
+            out = out.astype(input._data.dtype)
+        return Tensor._make(backend.xp(input.device).asarray(out))
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:

@@ -983,14 +983,6 @@ class Tensor:
     __rand__, __ror__ = __and__, __or__
 
     # ------------------------------------------------------------------ methods that mirror functions
-    def any(self, dim=None) -> Tensor:
-        with backend.on(self.device):
-            return Tensor._make(backend.xp(self.device).asarray(self._data.any(axis=dim)))
-
-    def all(self, dim=None) -> Tensor:
-        with backend.on(self.device):
-            return Tensor._make(backend.xp(self.device).asarray(self._data.all(axis=dim)))
-
     def view(self, *shape):
         return F.view(self, *shape)
 
@@ -1015,6 +1007,8 @@ class Tensor:
 
 
 _METHODS = {
+    "all",
+    "any",
     "add",
     "sub",
     "mul",

@@ -36,6 +36,19 @@ def _backward(out, *leaves):
 
 
 CASES = {
+    # torch.any / torch.all: functions and methods, dims (tuples too), keepdim, uint8 stays uint8.
+    "any and all": lambda lib: (
+        lib.any(u := lib.tensor([[1, 0], [0, 0]], dtype=lib.uint8)),
+        u.all(1),
+        lib.any(u, 0, keepdim=True),
+        lib.any(u, dim=(0, 1)),
+        lib.all(lib.tensor([])),
+        lib.any(lib.tensor(3.0)),
+        lib.tensor([0.5, 0.0]).all(),
+        lib.tensor([[True]]).any(-1),
+        lib.all(_leaf(lib, [1.0, 2.0]) > 0, dim=0),
+        lib.any(_leaf(lib, [1.0, 0.0])).requires_grad,
+    ),
     # A 0-d tensor takes dim 0 or -1 like a 1-element vector.
     "0-d reductions and dims": lambda lib: (
         (x := _leaf(lib, 2.0)).sum(-1),
@@ -313,6 +326,7 @@ def test_index_put_value_errors_as_torch():
 
 
 ERRORS = {
+    "any over a dim out of range": (lambda lib: lib.any(lib.ones(2, 2), 2), "Dimension out of range"),
     "cat of 0-d tensors": (
         lambda lib: lib.cat([lib.tensor(1.0), lib.tensor(2.0)]),
         "zero-dimensional tensor (at position 0)",
