@@ -1855,6 +1855,91 @@ def narrow(input: Tensor, dim: int, start: int, length: int) -> Tensor:
     return slice_op(input, key=(slice(None),) * dim + (slice(start, start + length),))
 
 
+def unbind(input: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    """The slices of ``input`` along ``dim``, as views that share one ``UnbindBackward0`` node
+    (which is also what iterating over a tensor gives)."""
+    dim = _wrap_dim(dim, input.ndim)
+    if not input.ndim:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    keys = [(slice(None),) * dim + (i,) for i in range(input.shape[dim])]
+    return _views_of_one_node(UnbindBackward0, select_op, input, keys, {"dim": dim})
+
+
+def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor, ...]:
+    """``tensor`` cut along ``dim`` into views of ``split_size`` elements each (the last may be
+    smaller), or of the sizes in a list, sharing one ``SplitBackward0`` (or
+    ``SplitWithSizesBackward0``) node.
+
+    >>> import minigrad as torch
+    >>> torch.arange(5).split(2)
+    (tensor([0, 1]), tensor([2, 3]), tensor([4]))
+    """
+    if not tensor.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if isinstance(split_size_or_sections, int) and not isinstance(split_size_or_sections, bool):
+        return _split_evenly(tensor, split_size_or_sections, dim)
+    sizes = split_size_or_sections
+    if not isinstance(sizes, list | tuple) or not builtins.all(type(s) is int for s in sizes):
+        raise TypeError(
+            f"split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of ints, not {type(sizes).__name__}"
+        )
+    dim = _wrap_dim(dim, tensor.ndim)
+    if builtins.any(s < 0 for s in sizes):
+        raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={list(sizes)}")
+    if builtins.sum(sizes) != tensor.shape[dim]:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {tensor.shape[dim]} (input tensor's size at "
+            f"dimension {dim}), but got split_sizes={list(sizes)}"
+        )
+    params = {"dim": dim, "self_sym_sizes": tuple(tensor.shape), "split_sizes": tuple(sizes)}
+    return _views_of_one_node(SplitWithSizesBackward0, slice_op, tensor, _pieces(dim, sizes), params)
+
+
+def _split_evenly(tensor: Tensor, split_size: int, dim: int) -> tuple[Tensor, ...]:
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    dim = _wrap_dim(dim, tensor.ndim)
+    size = tensor.shape[dim]
+    if split_size == 0 and size:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+    count = builtins.max(-(-size // split_size), 1) if split_size else 1  # one piece, also when split_size > size
+    sizes = [split_size] * (count - 1) + [size - split_size * (count - 1)]
+    params = {"dim": dim, "self_sym_sizes": tuple(tensor.shape), "split_size": split_size}
+    return _views_of_one_node(SplitBackward0, slice_op, tensor, _pieces(dim, sizes), params)
+
+
+def _pieces(dim: int, sizes) -> list[tuple]:
+    """The keys that cut consecutive pieces of ``sizes`` along ``dim``."""
+    starts = [builtins.sum(sizes[:i]) for i in range(len(sizes))]
+    return [(slice(None),) * dim + (slice(start, start + size),) for start, size in zip(starts, sizes)]
+
+
+def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """``input`` cut along ``dim`` into at most ``chunks`` views of equal size (the last may be
+    smaller): ``split`` with ``ceil(size / chunks)``."""
+    if not input.ndim:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    size = input.shape[_wrap_dim(dim, input.ndim)]
+    if size == 0:  # split would make one empty piece; PyTorch makes `chunks` of them
+        return split(input, [0] * chunks, dim)
+    return _split_evenly(input, -(-size // chunks), dim)
+
+
+def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, params: dict) -> tuple[Tensor, ...]:
+    """Views of ``input`` at ``keys`` whose grad_fn is one shared node (output ``i`` is view ``i``),
+    as PyTorch records functions that return several views. Such views may not be changed in
+    place while autograd records (Tensor._check_inplace_on_view)."""
+    views = tuple(view_op(input, key=key) for key in keys)  # storage, version counter and base, as any view
+    node = node_class(input, params, [v._data.shape for v in views]) if views and views[0]._grad_fn else None
+    for i, view in enumerate(views):
+        view._multi_view = True
+        if node is not None:
+            view._grad_fn, view._output_nr = node, i
+    return views
+
+
 def index_put(input: Tensor, key: tuple, value) -> Tensor:
     """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
     dtype = input.dtype
@@ -1974,6 +2059,45 @@ class CopySlices(Node):
     @property
     def is_freed(self) -> bool:
         return self.fn.is_freed
+
+
+class _JoinViews(Node):
+    """The node behind the views that ``unbind``, ``split`` and ``chunk`` return: its backward
+    joins their gradients again along ``dim`` (with ``join``: ``stack`` or ``cat``), zeros
+    standing in for the views that got none, as PyTorch's ``unbind_backward``/``split_backward``."""
+
+    join = staticmethod(lambda grads, dim: cat(grads, dim))
+
+    def __init__(self, input: Tensor, params: dict, shapes: list):
+        super().__init__((gradient_edge(input),))
+        self.params, self.shapes = params, shapes
+        self.input_meta = ((input._data.shape, input._data.dtype),)  # for drawings
+
+    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+        grads = list(grad_outputs) + [None] * (len(self.shapes) - len(grad_outputs))
+        like = next(g for g in grads if g is not None)
+        grads = [like.new_zeros(shape) if g is None else g for g, shape in zip(grads, self.shapes)]
+        return (self.join(grads, self.params["dim"]),)
+
+    def __getattr__(self, attr: str):
+        # grad_fn._saved_dim, ._saved_split_size, ... as in PyTorch
+        params = self.__dict__.get("params", {})
+        if attr.startswith("_saved_") and attr[len("_saved_") :] in params:
+            return params[attr[len("_saved_") :]]
+        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
+
+
+class UnbindBackward0(_JoinViews):
+    _name = "UnbindBackward0"
+    join = staticmethod(lambda grads, dim: stack(grads, dim))
+
+
+class SplitBackward0(_JoinViews):
+    _name = "SplitBackward0"
+
+
+class SplitWithSizesBackward0(_JoinViews):
+    _name = "SplitWithSizesBackward0"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ Autograd state, as in PyTorch:
 from __future__ import annotations
 
 import builtins
+import re
 import warnings
 import weakref
 from collections.abc import Callable
@@ -59,6 +60,10 @@ _NO_GRAD_VIEW_ADVICE = (
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
     "code by moving both the view and the inplace either both inside the no_grad block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
+)
+_MULTI_VIEW_ADVICE = (
+    "This view is the output of a function that returns multiple views. Such functions do not allow the output "
+    "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
 _OVERLAP_MESSAGE = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
@@ -108,6 +113,7 @@ class Tensor:
     _view_steps: tuple = ()  # for views: the view operations that take this view from _base
     _view_version = 0  # the storage's version when this view's grad_fn was made
     _view_no_grad = False  # for views taken in no_grad mode (PyTorch forbids recording through them)
+    _multi_view = False  # for views made by unbind/split/chunk (one node for several views), and views of them
 
     def _init(self, data) -> None:
         """Set up a leaf holding ``data`` (for the constructors; operations use ``_make``)."""
@@ -207,9 +213,20 @@ class Tensor:
                 "A view was created in no_grad mode and its base or another view of its base has "
                 f"been modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
+        if self._multi_view:  # its node stands for several views: it cannot be made again for one
+            raise self._multi_view_error("its base or another view of its base has been modified inplace")
         again = F.view_again(base, self._view_steps)
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
+
+    def _multi_view_error(self, change: str) -> RuntimeError:
+        """PyTorch's error for a view made by unbind/split/chunk (or a view of one) that ``change``."""
+        if self._grad_fn is None:
+            what = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+        else:
+            name = re.sub(r"Backward[0-9]*$", "", self._grad_fn.name())
+            what = f"Output {self._output_nr} of {name} is a view and {change}."
+        return RuntimeError(f"{what} {_MULTI_VIEW_ADVICE}")
 
     @property
     def _version(self) -> int:
@@ -275,9 +292,14 @@ class Tensor:
         return self._grad_fn
 
     @property
+    def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is (``unbind`` and ``split`` make several)."""
+        return self._output_nr
+
+    @property
     def requires_grad(self) -> bool:
         if self._base is not None:
-            if self._view_no_grad:  # as in PyTorch: True when its base requires grad
+            if self._view_no_grad or self._multi_view:  # as in PyTorch: True when its base requires grad
                 return self._requires_grad or self._base._requires_grad
             if self._is_stale_view():
                 self._regenerate_view()  # a view of a base that now requires grad requires it too
@@ -574,7 +596,7 @@ class Tensor:
     def __iter__(self):
         if self.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(F.unbind(self, 0))  # as PyTorch: the rows share one UnbindBackward0
 
     def __bool__(self) -> builtins.bool:
         if self.numel() != 1:
@@ -680,6 +702,8 @@ class Tensor:
             raise RuntimeError(
                 f"A view was created in no_grad mode and is being modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
+        if self._multi_view:
+            raise self._multi_view_error("is being modified inplace")
         if base._grad_fn is None and base._requires_grad:
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
@@ -1009,6 +1033,9 @@ class Tensor:
 _METHODS = {
     "all",
     "any",
+    "chunk",
+    "split",
+    "unbind",
     "add",
     "sub",
     "mul",

@@ -792,6 +792,15 @@ for _ord in ("fro", 1, -1, float("inf"), float("-inf")):
     case(f"linalg_matrix_norm_{_ord}_keepdim", lambda lib, x, _o=_ord: lib.linalg.matrix_norm(x, _o, keepdim=True), A)
 
 
+# Several views made by one node (UnbindBackward0, SplitBackward0, SplitWithSizesBackward0).
+case("unbind_restack", lambda lib, x: lib.stack(x.unbind(1)[::-1], 0) * x.unbind(0)[0][:, None], A)
+case("unbind_some_unused", lambda lib, x: x.unbind(0)[1] ** 2, A)
+case("iterate_rows", lambda lib, x: sum(row * (i + 1) for i, row in enumerate(x)), A)
+case("split_even", lambda lib, x: x.split(3, 1)[1] * x.split(3, 1)[0][:, :1], ((3, 5), "any"))
+case("split_sizes", lambda lib, x: lib.split(x, [1, 2], dim=0)[1].exp(), A)
+case("chunk", lambda lib, x: x.chunk(2, -1)[0] * x.chunk(2, -1)[1], A)
+
+
 # torch.linalg.solve / inv: a random matrix plus 4 I is well conditioned.
 def _invertible(lib, a):
     return a + 4 * lib.eye(a.shape[-1], dtype=a.dtype)

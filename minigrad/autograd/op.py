@@ -108,6 +108,8 @@ def _record_view(result, source, step: tuple) -> None:
     result._view_version = source._version_counter.value
     if source._view_no_grad or not is_grad_enabled():
         result._view_no_grad = True
+    if source._multi_view:
+        result._multi_view = True
 
 
 def _cast(xp, arrays: list, target) -> list:
