@@ -2012,7 +2012,12 @@ class ViewSteps(tuple):
     """The view operations that take a view from its base; shown by name (``slice → t``)."""
 
     def __repr__(self) -> str:
-        return " → ".join(re.sub(r"Backward[0-9]*$", "", op.name).lower() for op, _, _ in self)
+        return " → ".join(forward_name(op.name).lower() for op, _, _ in self)
+
+
+def forward_name(node_name: str) -> str:
+    """The operation a backward node is named after: ``'Slice'`` for ``'SliceBackward0'``."""
+    return re.sub(r"Backward[0-9]*$", "", node_name)
 
 
 class CopySlices(Node):
@@ -2072,7 +2077,7 @@ class _JoinViews(Node):
     joins their gradients again along ``dim`` (with ``join``: ``stack`` or ``cat``), zeros
     standing in for the views that got none, as PyTorch's ``unbind_backward``/``split_backward``."""
 
-    join = staticmethod(lambda grads, dim: cat(grads, dim))
+    join = staticmethod(cat)
 
     def __init__(self, input: Tensor, params: dict, shapes: list):
         super().__init__((gradient_edge(input),))
@@ -2095,7 +2100,7 @@ class _JoinViews(Node):
 
 class UnbindBackward0(_JoinViews):
     _name = "UnbindBackward0"
-    join = staticmethod(lambda grads, dim: stack(grads, dim))
+    join = staticmethod(stack)
 
 
 class SplitBackward0(_JoinViews):
@@ -2202,7 +2207,7 @@ def _logical_reduction(input: Tensor, dim, keepdim: bool, name: str) -> Tensor:
         out = getattr(input._data.astype(bool), name)(axis=axis, keepdims=keepdim)
         if input._data.dtype == backend.array_dtype(dtypes.uint8):
             out = out.astype(input._data.dtype)
-        return Tensor._make(backend.xp(input.device).asarray(out))
+        return Tensor._make(out)  # _make turns a NumPy scalar into a 0-d array
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
@@ -2270,5 +2275,5 @@ __all__ = [
     and not name.startswith("_")
     and not isinstance(value, Op | type)
     and getattr(value, "__module__", None) == __name__
-    and name not in ("index", "index_put", "view_again", "xp_call")
+    and name not in ("index", "index_put", "view_again", "xp_call", "forward_name")
 ]

@@ -12,7 +12,6 @@ Autograd state, as in PyTorch:
 from __future__ import annotations
 
 import builtins
-import re
 import warnings
 import weakref
 from collections.abc import Callable
@@ -224,8 +223,7 @@ class Tensor:
         if self._grad_fn is None:
             what = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
         else:
-            name = re.sub(r"Backward[0-9]*$", "", self._grad_fn.name())
-            what = f"Output {self._output_nr} of {name} is a view and {change}."
+            what = f"Output {self._output_nr} of {F.forward_name(self._grad_fn.name())} is a view and {change}."
         return RuntimeError(f"{what} {_MULTI_VIEW_ADVICE}")
 
     @property
