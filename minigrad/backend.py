@@ -594,6 +594,15 @@ def _add_into(xp, dst, src) -> None:
     dst += src
 
 
+def diagonal(a, offset: int, axis1: int, axis2: int):
+    """The diagonal of ``a`` as a view that writes through (NumPy's own view is read-only; CuPy's
+    is not), so that ``x.diagonal().zero_()`` changes ``x`` as in PyTorch."""
+    view = a.diagonal(offset, axis1, axis2)
+    if isinstance(view, numpy.ndarray) and a.flags.writeable and not view.flags.writeable:
+        view.flags.writeable = True
+    return view
+
+
 # CuPy's scatter_add uses CUDA's atomicAdd, which exists for these dtypes only.
 _SCATTER_DTYPES = frozenset("iILQefd")
 

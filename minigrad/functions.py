@@ -275,6 +275,36 @@ embed = Op("IndexPutImplBackward0", lambda xp, values, *, shape, key: _embed(xp,
 index_put_op = Op("IndexPutBackward0", lambda xp, self, values, *, key: _put(self, key, values),
                   self=lambda grad, key: grad * _mask_out(grad, key),
                   values=lambda grad, key: index_op(grad, key=key))
+# gather reads self where index points along dim (and at each element's own place along the other
+# dims); scatter writes there. So each one's gradient is the other, as in PyTorch.
+gather_op = Op("GatherBackward0", lambda xp, self, *, dim, index, sparse_grad: _gather_at(xp, self, dim, index),
+               self=lambda grad, self, dim, index: scatter_add_op(zeros_like_tensor(self), grad, dim=dim, index=index))
+scatter_op = Op("ScatterBackward0", lambda xp, self, src, *, dim, index: _scatter_at(xp, self, dim, index, src, add=False),
+                self=lambda grad, dim, index: scatter_value_op(grad, dim=dim, index=index, value=0),
+                src=lambda grad, dim, index, src_shape: _src_grad("ScatterBackward0", grad, dim, index, src_shape))
+scatter_value_op = Op("ScatterBackward1", lambda xp, self, *, dim, index, value: _scatter_at(xp, self, dim, index, value, add=False),
+                      self=lambda grad, dim, index: scatter_value_op(grad, dim=dim, index=index, value=0))
+scatter_add_op = Op("ScatterAddBackward0", lambda xp, self, src, *, dim, index: _scatter_at(xp, self, dim, index, src, add=True),
+                    self=lambda grad: grad,
+                    src=lambda grad, dim, index, src_shape: _src_grad("ScatterAddBackward0", grad, dim, index, src_shape))
+# index_select(x, 1, i) is x[:, i]: its gradient is put back as indexing's is (repeats add up).
+index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, self_sym_sizes: xp.take(self, index, axis=dim),
+                     self=lambda grad, dim, index, self_sym_sizes: embed(grad, shape=self_sym_sizes, key=(slice(None),) * dim + (index,)))
+# diagonal is a view; diag_embed writes a diagonal into zeros: each one's gradient is the other.
+diagonal_op = Op("DiagonalBackward0", lambda xp, self, *, offset, dim1, dim2, self_sym_sizes: backend.diagonal(self, offset, dim1, dim2),
+                 view=True, self=lambda grad, offset, dim1, dim2, self_sym_sizes: diagonal_backward_op(grad, shape=self_sym_sizes, offset=offset, dim1=dim1, dim2=dim2))
+diagonal_copy_op = Op("DiagonalBackward0_copy", lambda xp, self, *, offset, dim1, dim2, self_sym_sizes: backend.diagonal(self, offset, dim1, dim2).copy(),  # diag() of a matrix: a copy
+                      self=lambda grad, offset, dim1, dim2, self_sym_sizes: diagonal_backward_op(grad, shape=self_sym_sizes, offset=offset, dim1=dim1, dim2=dim2))
+diagonal_backward_op = Op("DiagonalBackwardBackward0", lambda xp, grad_output, *, shape, offset, dim1, dim2: _diagonal_embed(xp, grad_output, shape, offset, dim1, dim2),
+                          grad_output=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+diag_embed_op = Op("DiagEmbedBackward0", lambda xp, self, *, offset, dim1, dim2: _diagonal_embed(xp, self, _embedded_shape(self.shape, offset, dim1, dim2), offset, dim1, dim2),
+                   self=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+trace_op = Op("TraceBackward0", lambda xp, self, *, self_sym_sizes: xp.asarray(xp.trace(self, dtype=_accumulated(self))),
+              self=lambda grad, self_sym_sizes: diagonal_backward_op(grad.expand(builtins.min(self_sym_sizes)), shape=self_sym_sizes, offset=0, dim1=0, dim2=1))
+tril_op = Op("TrilBackward0", lambda xp, self, *, diagonal: xp.tril(self, diagonal),
+             self=lambda grad, diagonal: grad.tril(diagonal))
+triu_op = Op("TriuBackward0", lambda xp, self, *, diagonal: xp.triu(self, diagonal),
+             self=lambda grad, diagonal: grad.triu(diagonal))
 # A view taken again from its base (after an in-place change): it replays the view's steps, each
 # an (op, params, input shape) recorded when the view was taken, so it works for every view op;
 # its gradient goes back through each step's own rule.
@@ -487,6 +517,66 @@ def _embed(xp, values, shape, key):
 def _put(a, key, src):
     out = a.copy()
     out[key] = src
+    return out
+
+
+def _positions(xp, index, dim):
+    """Where gather reads and scatter writes: ``index`` along ``dim``, and each element's own
+    place along every other dim (out[i][j] = self[i][index[i][j]] for dim 1)."""
+    key = [xp.arange(n).reshape([-1 if d == k else 1 for d in range(index.ndim)]) for k, n in enumerate(index.shape)]
+    key[dim] = index
+    return tuple(key)
+
+
+def _gather_at(xp, a, dim, index):
+    if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
+        return a.reshape(-1)[index.reshape(-1)].reshape(index.shape)
+    return a[_positions(xp, index, dim)]
+
+
+def _scatter_at(xp, a, dim, index, src, add):
+    """A copy of ``a`` with ``src`` (an array, or a number for every place) written, or with
+    ``add`` added, where ``index`` points; repeated places add up."""
+    out = a.copy()
+    target = out
+    if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
+        target, index = out.reshape(-1), index.reshape(-1)  # a view of the copy
+        src = src.reshape(-1) if backend.is_array(src) else src
+    if backend.is_array(src):
+        values = src[tuple(slice(0, n) for n in index.shape)]
+    else:
+        values = xp.asarray(src).astype(a.dtype)  # cast first: an int out of range wraps, as in PyTorch
+    if add:
+        backend.scatter_add(target, _positions(xp, index, dim), values)
+    else:
+        target[_positions(xp, index, dim)] = values
+    return out
+
+
+def _src_grad(node: str, grad: Tensor, dim: int, index, src_shape) -> Tensor:
+    """scatter's gradient for ``src``, ``grad.gather(dim, index)``: the shape of ``index``, so
+    PyTorch refuses it when ``src`` is larger than ``index``."""
+    if tuple(index.shape) != tuple(src_shape):
+        raise RuntimeError(
+            f"Function {node} returned an invalid gradient at index 1 - got {list(index.shape)} but expected "
+            f"shape compatible with {list(src_shape)}"
+        )
+    return gather_op(grad, dim=dim, index=index, sparse_grad=False)
+
+
+def _embedded_shape(shape, offset, dim1, dim2):
+    """The shape of diag_embed's result: the last dim of ``shape`` becomes a diagonal in two new
+    dims ``dim1`` and ``dim2``."""
+    size, ndim = shape[-1] + builtins.abs(offset), len(shape) + 1
+    out = list(shape[:-1])
+    for d in sorted((dim1 % ndim, dim2 % ndim)):
+        out.insert(d, size)
+    return tuple(out)
+
+
+def _diagonal_embed(xp, values, shape, offset, dim1, dim2):
+    out = xp.zeros(shape, dtype=values.dtype)
+    backend.diagonal(out, offset, dim1, dim2)[...] = values
     return out
 
 
@@ -1944,6 +2034,238 @@ def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, param
         if node is not None:
             view._grad_fn, view._output_nr = node, i
     return views
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """The values of ``input`` that ``index`` points to along ``dim``: for ``dim=1``,
+    ``out[i][j] = input[i][index[i][j]]`` (so ``index`` has ``input``'s number of dims).
+
+    >>> import minigrad as torch
+    >>> log_probs = torch.tensor([[-0.1, -2.0, -3.0], [-4.0, -5.0, -0.2]])
+    >>> torch.gather(log_probs, 1, torch.tensor([[0], [2]]))  # each row's log-probability of its label
+    tensor([[-0.1000],
+            [-0.2000]])
+    """
+    dim = _check_index_along("gather", input, dim, index, "input")
+    if sparse_grad:
+        raise NotImplementedError("gather(sparse_grad=True): minigrad has no sparse tensors; leave sparse_grad=False")
+    _, (input, index) = _one_device("gather", input, index)
+    return gather_op(input, dim=dim, index=_kept(index, input), sparse_grad=False)
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
+    """A copy of ``input`` with ``src``'s values (or the number ``value``) written where
+    ``index`` points along ``dim``: for ``dim=1``, ``out[i][index[i][j]] = src[i][j]``.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).scatter(1, torch.tensor([[2], [0]]), 1.0)  # one-hot rows
+    tensor([[0., 0., 1.],
+            [1., 0., 0.]])
+    """
+    if reduce is not None:
+        raise NotImplementedError(
+            f"scatter(reduce={reduce!r}) is not implemented in minigrad; use scatter_add for reduce='add'"
+        )
+    src = value if src is None else src
+    if isinstance(src, Tensor):
+        dim = _check_index_along("scatter", input, dim, index, "self", src)
+        _, (input, index, src) = _one_device("scatter", input, index, src)
+        return scatter_op(input, src, dim=dim, index=_kept(index, input, src))
+    if not isinstance(src, Number):
+        raise TypeError(f"scatter(): argument 'src' must be Tensor or a number, not {type(src).__name__}")
+    dim = _check_index_along("scatter", input, dim, index, "self")
+    _, (input, index) = _one_device("scatter", input, index)
+    return scatter_value_op(input, dim=dim, index=_kept(index, input), value=src)
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``input`` with ``src``'s values added where ``index`` points along ``dim``
+    (repeated places add up): for ``dim=1``, ``out[i][index[i][j]] += src[i][j]``.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(3).scatter_add(0, torch.tensor([0, 2, 0]), torch.tensor([1.0, 2.0, 3.0]))
+    tensor([4., 0., 2.])
+    """
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add(): argument 'src' (position 4) must be Tensor, not {type(src).__name__}")
+    dim = _check_index_along("scatter", input, dim, index, "self", src)
+    _, (input, index, src) = _one_device("scatter_add", input, index, src)
+    return scatter_add_op(input, src, dim=dim, index=_kept(index, input, src))
+
+
+def _check_index_along(name: str, input: Tensor, dim: int, index, role: str, src: Tensor | None = None) -> int:
+    """PyTorch's checks of gather's and scatter's ``index`` (and ``src``); returns ``dim`` wrapped."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{name}(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype is not input.dtype:
+        raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+    if builtins.max(index.ndim, 1) != builtins.max(input.ndim, 1):
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {role} tensor")
+    if src is not None and builtins.max(src.ndim, 1) != builtins.max(index.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    shape, sizes = index.shape or (1,), input.shape or (1,)
+    if builtins.any(shape[d] > sizes[d] for d in range(len(shape)) if d != dim) or (
+        src is not None and builtins.any(n > s for n, s in zip(shape, src.shape or (1,)))
+    ):
+        if name == "gather":
+            d = next(d for d in range(len(shape)) if d != dim and shape[d] > sizes[d])
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index {list(index.shape)} to be no larger than "
+                f"self {list(input.shape)} apart from dimension {dim}"
+            )
+        larger = "" if src is None else f" and to be no larger size than src {list(src.shape)}"
+        raise RuntimeError(
+            f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
+            f"dimension {dim}{larger}"
+        )
+    _check_in_range(index, sizes[dim], lambda v: f"index {v} is out of bounds for dimension {dim} with size {sizes[dim]}")
+    return dim
+
+
+def _check_in_range(index: Tensor, size: int, message) -> None:
+    """Raise RuntimeError(message(first bad value)) unless every index is in [0, size): NumPy
+    would count negative ones from the end, and PyTorch refuses them here."""
+    data = index._data
+    bad = (data < 0) | (data >= size)
+    if bad.any():
+        raise RuntimeError(message(int(data[bad].reshape(-1)[0])))
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The entries of ``input`` at the positions ``index`` (a vector) along ``dim``, in that
+    order and with repeats: ``index_select(x, 1, i)`` is ``x[:, i]``.
+
+    >>> import minigrad as torch
+    >>> torch.index_select(torch.tensor([[1, 2, 3], [4, 5, 6]]), 1, torch.tensor([2, 0]))
+    tensor([[3, 1],
+            [6, 4]])
+    """
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_select(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if not input.ndim:  # a 0-d tensor is one element: only index 0, once
+        if index.numel() != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
+        _check_in_range(index, 1, lambda v: f"index_select(): index {v} out of range for tensor of size [] and dimension 0")
+        return index_select(input.reshape(1), 0, index.reshape(1)).reshape(())
+    _check_in_range(index, input.shape[dim], lambda v: f"INDICES element is out of DATA bounds, id={v} axis_dim={input.shape[dim]}")
+    _, (input, index) = _one_device("index_select", input, index)
+    flat = _kept(index, input, array=index._data.reshape(-1))  # a 0-d index selects one entry, keeping the dim
+    return index_select_op(input, dim=dim, index=flat, self_sym_sizes=tuple(input.shape))
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A view of the diagonal of ``input`` in dims ``dim1`` and ``dim2`` (above it for
+    ``offset > 0``, below for ``offset < 0``), appended as the last dim.
+
+    >>> import minigrad as torch
+    >>> torch.diagonal(torch.tensor([[1, 2, 3], [4, 5, 6]]), 1)
+    tensor([2, 6])
+    """
+    dim1, dim2 = _diagonal_dims(input.ndim, dim1, dim2)
+    return diagonal_op(input, offset=offset, dim1=dim1, dim2=dim2, self_sym_sizes=tuple(input.shape))
+
+
+def _diagonal_dims(ndim: int, dim1: int, dim2: int) -> tuple[int, int]:
+    dim1, dim2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return dim1, dim2
+
+
+def diag_embed(input: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """Tensors whose diagonals (in the new dims ``dim1`` and ``dim2``) are the last dim of
+    ``input``, zero elsewhere: a batch of diagonal matrices.
+
+    >>> import minigrad as torch
+    >>> torch.diag_embed(torch.tensor([[1, 2], [3, 4]]))
+    tensor([[[1, 0],
+             [0, 2]],
+    <BLANKLINE>
+            [[3, 0],
+             [0, 4]]])
+    """
+    _diagonal_dims(input.ndim + 1, dim1, dim2)
+    return diag_embed_op(input, offset=offset, dim1=dim1, dim2=dim2)  # the dims as given, as PyTorch saves them
+
+
+def diag(input: Tensor, diagonal: int = 0) -> Tensor:
+    """A vector made into a diagonal matrix, or a matrix's diagonal as a vector (a copy):
+    ``diagonal`` picks the diagonal above (> 0) or below (< 0) the main one.
+
+    >>> import minigrad as torch
+    >>> torch.diag(torch.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    if input.ndim == 1:
+        return diag_embed_op(input, offset=diagonal, dim1=0, dim2=1)
+    if input.ndim == 2:
+        return diagonal_copy_op(input, offset=diagonal, dim1=0, dim2=1, self_sym_sizes=tuple(input.shape))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+
+
+def trace(input: Tensor) -> Tensor:
+    """The sum of the main diagonal of a matrix (integers give int64).
+
+    >>> import minigrad as torch
+    >>> torch.trace(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor(5.)
+    """
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    return trace_op(input, self_sym_sizes=tuple(input.shape))
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle of the last two dims of ``input`` (on and below the ``diagonal``-th
+    diagonal), zeros above.
+
+    >>> import minigrad as torch
+    >>> torch.tril(torch.ones(3, 3))
+    tensor([[1., 0., 0.],
+            [1., 1., 0.],
+            [1., 1., 1.]])
+    """
+    if input.ndim < 2:
+        raise RuntimeError("tril: input tensor must have at least 2 dimensions")
+    return tril_op(input, diagonal=diagonal)
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle of the last two dims of ``input`` (on and above the ``diagonal``-th
+    diagonal), zeros below."""
+    if input.ndim < 2:
+        raise RuntimeError("triu: input tensor must have at least 2 dimensions")
+    return triu_op(input, diagonal=diagonal)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two vectors: ``out[i][j] = input[i] * vec2[j]``.
+
+    >>> import minigrad as torch
+    >>> torch.outer(torch.tensor([1, 2]), torch.tensor([1, 10, 100]))
+    tensor([[  1,  10, 100],
+            [  2,  20, 200]])
+    """
+    for name, t in (("self", input), ("vec2", vec2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"outer(): argument '{name}' must be Tensor, not {type(t).__name__}")
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return input.reshape(-1, 1) * vec2  # as PyTorch computes it (ViewBackward0 into MulBackward0)
+
+
+ger = outer
 
 
 def index_put(input: Tensor, key: tuple, value) -> Tensor:

@@ -800,6 +800,18 @@ class Tensor:
             )
         return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,), False)
 
+    def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
+        return self._apply_inplace(lambda s: F.scatter(s, dim, index, src, value=value, reduce=reduce), (src,))
+
+    def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.scatter_add(s, dim, index, src), (src,))
+
+    def tril_(self, diagonal: int = 0) -> Tensor:
+        return self._apply_inplace(lambda s: F.tril(s, diagonal))
+
+    def triu_(self, diagonal: int = 0) -> Tensor:
+        return self._apply_inplace(lambda s: F.triu(s, diagonal))
+
     def zero_(self) -> Tensor:
         return self._apply_inplace(lambda s: F.zero_op(s))
 
@@ -1066,6 +1078,18 @@ _METHODS = {
     "amax",
     "amin",
     "masked_fill",
+    "gather",
+    "scatter",
+    "scatter_add",
+    "index_select",
+    "diagonal",
+    "diag",
+    "diag_embed",
+    "trace",
+    "tril",
+    "triu",
+    "outer",
+    "ger",
     "flip",
     "broadcast_to",
     "relu",

@@ -860,3 +860,43 @@ case("fmod_number", lambda lib, x: x.fmod(0.7), A)
 case("fmod_tensor", lambda lib, x, y: lib.fmod(x, y - 3), A, ((3, 1), "pos"))
 case("fmod_ints", lambda lib, x: x.fmod(-3), ((3, 4), "int"))
 case("inplace_fmod", _inplace("fmod_", -0.7), A)
+
+# Gathering and scattering along a dim (indices made inside, so both libraries get the same).
+_IDX = [[0, 3, 3], [2, 1, 0], [1, 1, 2]]  # repeats, so that scatter_add and gather's gradient add up
+case("gather", lambda lib, x: lib.gather(x, 1, lib.tensor(_IDX)), A)
+case("gather_dim0_int32_index", lambda lib, x: x.gather(0, lib.tensor([[2, 0, 1, 1]], dtype=lib.int32)), A)
+case("gather_negative_dim_3d", lambda lib, x: x.gather(-1, lib.tensor([[[3], [0]]])), C)
+case("gather_0d", lambda lib, x: lib.gather(x, 0, lib.tensor([0, 0])), ((), "any"))
+case("scatter", lambda lib, x, s: x.scatter(1, lib.tensor([[0, 3], [2, 1], [1, 0]]), s), A, ((3, 2), "any"))
+case("scatter_value", lambda lib, x: lib.scatter(x, 0, lib.tensor([[2, 0, 1, 1]]), 2.5), A)
+case("scatter_add", lambda lib, x, s: lib.scatter_add(x, 1, lib.tensor(_IDX), s), A, ((3, 3), "any"))
+case(
+    "scatter_add_only_src",
+    lambda lib, x, s: x.scatter_add(1, lib.tensor(_IDX), s),
+    A,
+    ((3, 3), "any"),
+    grad=[False, True],
+)
+case("inplace_scatter", lambda lib, x: (x * 1).scatter_(1, lib.tensor(_IDX), value=-1.0), A)
+case(
+    "inplace_scatter_add", lambda lib, x, s: (x * 1).scatter_add_(0, lib.tensor([[2, 0, 0, 1]]), s), A, ((1, 4), "any")
+)
+case("index_select", lambda lib, x: lib.index_select(x, 1, lib.tensor([3, 0, 3])), A)
+case("index_select_0d_index", lambda lib, x: x.index_select(1, lib.tensor(2)), C)
+# Diagonals, traces and triangles.
+case("diagonal", lambda lib, x: lib.diagonal(x), A)
+case("diagonal_offset_dims", lambda lib, x: x.diagonal(1, 2, 0), C)
+case("diagonal_below", lambda lib, x: x.diagonal(-1) * 2, A)
+case("diag_of_vector", lambda lib, x: lib.diag(x), ((3,), "any"))
+case("diag_of_vector_offset", lambda lib, x: lib.diag(x, -2), ((3,), "any"))
+case("diag_of_matrix", lambda lib, x: x.diag(1), A)
+case("diag_embed", lambda lib, x: lib.diag_embed(x), ((2, 3), "any"))
+case("diag_embed_offset_dims", lambda lib, x: lib.diag_embed(x, 1, 0, 2), ((2, 3), "any"))
+case("trace", lambda lib, x: lib.trace(x), A)
+case("trace_method_square", lambda lib, x: x.trace() * x.sum(), ((3, 3), "any"))
+case("tril", lambda lib, x: lib.tril(x), A)
+case("triu_offset_3d", lambda lib, x: x.triu(-1), C)
+case("inplace_tril", _inplace("tril_", 1), A)
+case("inplace_triu", _inplace("triu_"), A)
+case("outer", lambda lib, x, y: lib.outer(x, y), ((3,), "any"), ((4,), "any"))
+case("ger", lambda lib, x, y: x.ger(y), ((3,), "any"), ((2,), "any"))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 import warnings
 
-from .. import backend
+from .. import backend, dtypes
 from .. import functions as _F
-from ..factories import rand, zeros
+from ..factories import arange, rand, zeros
 from ..tensor import Tensor
 from . import _ops
 
@@ -28,6 +28,7 @@ __all__ = [
     "log_softmax",
     "mse_loss",
     "nll_loss",
+    "one_hot",
     "relu",
     "sigmoid",
     "silu",
@@ -453,3 +454,27 @@ def cross_entropy(
         safe = _F.where(target == ignore_index, 0, target)
         smooth = per_item.sum() / (weight.detach()[safe] * kept).sum()
     return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+# ---------------------------------------------------------------------------------------------- encoding
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices (int64) as one-hot rows: a new last dim of ``num_classes`` (by default one
+    more than the largest index) that is 1 at the index and 0 elsewhere, as int64.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.one_hot(torch.tensor([2, 0]), 3)
+    tensor([[0, 0, 1],
+            [1, 0, 0]])
+    """
+    if not isinstance(tensor, Tensor) or tensor.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if not tensor.numel():
+        if num_classes == -1:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif tensor.min().item() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    elif num_classes == -1:
+        num_classes = tensor.max().item() + 1
+    elif tensor.max().item() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
