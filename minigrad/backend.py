@@ -594,6 +594,18 @@ def _add_into(xp, dst, src) -> None:
     dst += src
 
 
+def erf(a):
+    """The error function of an array, from SciPy (NumPy has none) or CuPy's copy of it."""
+    if isinstance(a, numpy.ndarray):
+        import scipy.special
+
+        return scipy.special.erf(a).astype(a.dtype, copy=False)  # SciPy computes float16 in float64
+    import cupyx.scipy.special
+
+    with on(device_of(a)):
+        return cupyx.scipy.special.erf(a)
+
+
 def diagonal(a, offset: int, axis1: int, axis2: int):
     """The diagonal of ``a`` as a view that writes through (NumPy's own view is read-only; CuPy's
     is not), so that ``x.diagonal().zero_()`` changes ``x`` as in PyTorch."""

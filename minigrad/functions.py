@@ -109,6 +109,8 @@ sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
             self=lambda grad, self: grad * self.cos())
 cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
             self=lambda grad, self: -grad * self.sin())
+erf_op = Op("ErfBackward0", lambda xp, self: backend.erf(self),
+            self=lambda grad, self: 2 / math.sqrt(math.pi) * (-self.pow(2)).exp() * grad)
 tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
              self=lambda grad, result: grad * (1 - result * result))
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
@@ -1095,6 +1097,17 @@ def sin(input: Tensor) -> Tensor:
 
 def cos(input: Tensor) -> Tensor:
     return cos_op(_check_tensor(input, "cos"), dtype=_floating(input))
+
+
+def erf(input: Tensor) -> Tensor:
+    """The error function, ``2/sqrt(pi)`` times the integral of ``exp(-t**2)`` from 0 to ``input``
+    (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.erf(torch.tensor([0.0, 1.0]))
+    tensor([0.0000, 0.8427])
+    """
+    return erf_op(_check_tensor(input, "erf"), dtype=_floating(input))
 
 
 def tanh(input: Tensor) -> Tensor:

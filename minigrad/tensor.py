@@ -1078,6 +1078,7 @@ _METHODS = {
     "amax",
     "amin",
     "masked_fill",
+    "erf",
     "gather",
     "scatter",
     "scatter_add",

@@ -716,6 +716,8 @@ case("masked_fill_tensor", lambda lib, x, v: lib.masked_fill(x, x < 0, v.sum()),
 case("masked_fill_broadcast", lambda lib, x, m: x.masked_fill(m, -1.0), ((4,), "any"), ((3, 4), "bool"))
 case("masked_fill_int", lambda lib, x, m: x.masked_fill(m, 2.7), ((3, 4), "int"), ((4,), "bool"))
 case("inplace_masked_fill", lambda lib, x, m: (x * 1).masked_fill_(m, 3.0), A, ((3, 1), "bool"))
+case("erf", lambda lib, x: lib.erf(x * 2), A)
+case("erf_method_int", lambda lib, x: x.erf(), ((3, 4), "int"))
 case("flip_dim", lambda lib, x: x.flip(0), A)
 case("flip_dims", lambda lib, x: lib.flip(x, dims=(0, 2)), ((2, 3, 4), "any"))
 case("flip_varargs", lambda lib, x: x.flip(1, 0), A)
@@ -730,6 +732,11 @@ for _name, _call in {
     "leaky_relu_slope": lambda f, x: f.leaky_relu(x, 0.2),
     "leaky_relu_inplace": lambda f, x: f.leaky_relu(x * 1, 0.3, inplace=True),
     "silu": lambda f, x: f.silu(x),
+    "gelu": lambda f, x: f.gelu(x),
+    "gelu_tanh": lambda f, x: f.gelu(x * 2, approximate="tanh"),
+    "elu": lambda f, x: f.elu(x),
+    "elu_alpha": lambda f, x: f.elu(x, 0.4),
+    "elu_inplace": lambda f, x: f.elu(x * 1, 2.0, inplace=True),
     "l1_loss": lambda f, x: f.l1_loss(x, x * 0 + 0.1),
     "l1_loss_sum": lambda f, x: f.l1_loss(x, x.detach() * 0 - 0.1, reduction="sum"),
 }.items():

@@ -21,7 +21,7 @@ from minigrad.nn import functional as F
 
 torch = pytest.importorskip("torch")
 
-from oracle import same_opening  # noqa: E402
+from oracle import same_error, same_opening  # noqa: E402
 
 tnn, tfun = torch.nn, torch.nn.functional
 
@@ -417,6 +417,10 @@ def _both(build):
             m.LeakyReLU(0.2, inplace=True),
             m.Softplus(beta=2.0),
             m.SiLU(),
+            m.GELU(),
+            m.GELU("tanh"),
+            m.ELU(),
+            m.ELU(0.5, inplace=True),
             m.L1Loss(),
             m.BCELoss(),
             m.BCEWithLogitsLoss(),
@@ -568,6 +572,9 @@ def test_addmm_argument_errors_match_torch(shapes, dtypes):
         lambda m: m.Flatten(),
         lambda m: m.Flatten(0, 1),
         lambda m: m.Identity(),
+        lambda m: m.GELU(),
+        lambda m: m.GELU(approximate="tanh"),
+        lambda m: m.ELU(alpha=0.3),
     ],
 )
 def test_activation_modules_match_torch(rng, build):
@@ -590,6 +597,21 @@ def test_relu_inplace_and_implicit_softmax_dim_warn_like_torch():
         warnings.simplefilter("ignore")
         expected = tfun.softmax(torch.tensor([[1.0, 2.0], [3.0, 5.0]]))
     close(out, expected, "float32")
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (
+            lambda lib: lib.nn.functional.gelu(lib.tensor([1.0]), approximate="exact"),
+            "approximate argument must be either none or tanh.",
+        ),
+        (lambda lib: lib.nn.functional.gelu(lib.tensor([1, 2])), "\"GeluKernelImpl\" not implemented for 'Long'"),
+        (lambda lib: lib.nn.functional.elu(lib.tensor([True])), "\"elu_cpu\" not implemented for 'Bool'"),
+    ],
+)
+def test_gelu_and_elu_errors_match_torch(call, words):
+    same_error(call, words)
 
 
 def test_dropout_scales_kept_values_and_is_identity_in_eval():

@@ -13,7 +13,7 @@ Sequential(
 """
 
 from . import functional, init, utils
-from .activation import Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .activation import ELU, GELU, Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleList, Sequential
 from .conv import Conv2d
 from .linear import Identity, Linear
@@ -27,7 +27,9 @@ __all__ = [
     "Conv2d",
     "CrossEntropyLoss",
     "Dropout",
+    "ELU",
     "Flatten",
+    "GELU",
     "Identity",
     "L1Loss",
     "LeakyReLU",

@@ -11,6 +11,8 @@ weight is a parameter (PyTorch cannot differentiate with respect to it), the tar
 
 from __future__ import annotations
 
+import math
+
 from .. import backend
 from ..autograd.op import Op
 from ..functions import _reduce, _sigmoid, embed, index_op, nll_loss_op, where, zeros_like_tensor
@@ -151,6 +153,70 @@ silu_op = Op(
     "SiluBackward0",
     lambda xp, self: self * _sigmoid(xp, self),
     self=lambda grad, self: grad * self.sigmoid() * (1 + self * (1 - self.sigmoid())),
+)
+
+# gelu(x) = x * Phi(x) (Phi the normal CDF; with approximate="tanh", PyTorch's tanh formula).
+# Its derivative is one op of its own, as in PyTorch, whose rule for x is the second derivative.
+_K = math.sqrt(2 / math.pi)  # the tanh formula's scale
+
+
+def _gelu(xp, x, approximate):
+    if approximate == "tanh":
+        return 0.5 * x * (1 + xp.tanh(_K * (x + 0.044715 * x**3)))
+    return 0.5 * x * (1 + backend.erf(x / math.sqrt(2)))
+
+
+def _gelu_slope(xp, x, approximate):
+    if approximate == "tanh":
+        t = xp.tanh(_K * (x + 0.044715 * x**3))
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * _K * (1 + 3 * 0.044715 * x * x)
+    return 0.5 * (1 + backend.erf(x / math.sqrt(2))) + x * xp.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
+
+
+def _gelu_curvature(x: Tensor, approximate) -> Tensor:
+    """gelu's second derivative, with minigrad ops (so it can be differentiated once more)."""
+    if approximate == "tanh":
+        t, slope = (_K * (x + 0.044715 * x**3)).tanh(), _K * (1 + 3 * 0.044715 * x * x)
+        return (1 - t * t) * (slope - x * t * slope * slope + 3 * _K * 0.044715 * x * x)
+    return (-0.5 * x * x).exp() / math.sqrt(2 * math.pi) * (2 - x * x)
+
+
+gelu_op = Op(
+    "GeluBackward0",
+    lambda xp, self, *, approximate: _gelu(xp, self, approximate),
+    self=lambda grad, self, approximate: gelu_backward_op(grad, self, approximate=approximate),
+)
+gelu_backward_op = Op(
+    "GeluBackwardBackward0",
+    lambda xp, grad_output, self, *, approximate: grad_output * _gelu_slope(xp, self, approximate),
+    grad_output=lambda grad, self, approximate: gelu_backward_op(grad, self, approximate=approximate),
+    self=lambda grad, grad_output, self, approximate: grad * grad_output * _gelu_curvature(self, approximate),
+)
+# elu(x) = x where positive, alpha * (exp(x) - 1) elsewhere. Its slope there is alpha * exp(x),
+# or result + alpha read from the result (in place, where x is overwritten: EluBackward1).
+elu_op = Op(
+    "EluBackward0",
+    lambda xp, self, *, alpha: xp.where(self > 0, self, alpha * xp.expm1(self)).astype(self.dtype, copy=False),
+    self=lambda grad, self, alpha: elu_backward_op(grad, self, alpha=alpha, is_result=False),
+)
+elu_inplace_op = Op(
+    "EluBackward1",
+    elu_op.forward,
+    self=lambda grad, result, alpha: elu_backward_op(grad, result, alpha=alpha, is_result=True),
+)
+elu_backward_op = Op(
+    "EluBackwardBackward0",
+    lambda xp, grad_output, self_or_result, *, alpha, is_result: xp.where(
+        self_or_result > 0,
+        grad_output,
+        grad_output * (self_or_result + alpha if is_result else alpha * xp.exp(self_or_result)),
+    ),
+    grad_output=lambda grad, self_or_result, alpha, is_result: elu_backward_op(
+        grad, self_or_result, alpha=alpha, is_result=is_result
+    ),
+    self_or_result=lambda grad, grad_output, self_or_result, alpha, is_result: where(
+        self_or_result > 0, 0.0, grad * grad_output * (1 if is_result else alpha * self_or_result.exp())
+    ),
 )
 
 

@@ -22,6 +22,8 @@ __all__ = [
     "conv2d",
     "cross_entropy",
     "dropout",
+    "elu",
+    "gelu",
     "l1_loss",
     "leaky_relu",
     "linear",
@@ -168,6 +170,33 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return input._apply_inplace(_ops.silu_op)
     return _ops.silu_op(input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """``input * Phi(input)``, where Phi is the standard normal CDF (``GeluBackward0``); with
+    ``approximate="tanh"``, ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x**3)))``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.gelu(torch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-0.1587,  0.0000,  0.8413])
+    """
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _check_floating(input, "GeluKernelImpl")
+    return _ops.gelu_op(input, approximate=approximate)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere (``EluBackward0``)."""
+    _check_floating(input, "elu_cpu")
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.elu_inplace_op(s, alpha=alpha))
+    return _ops.elu_op(input, alpha=alpha)
+
+
+def _check_floating(input: Tensor, kernel: str) -> None:
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
 
 
 def sigmoid(input: Tensor) -> Tensor:
