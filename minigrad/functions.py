@@ -303,6 +303,14 @@ diag_embed_op = Op("DiagEmbedBackward0", lambda xp, self, *, offset, dim1, dim2:
                    self=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
 trace_op = Op("TraceBackward0", lambda xp, self, *, self_sym_sizes: xp.asarray(xp.trace(self, dtype=_accumulated(self))),
               self=lambda grad, self_sym_sizes: diagonal_backward_op(grad.expand(builtins.min(self_sym_sizes)), shape=self_sym_sizes, offset=0, dim1=0, dim2=1))
+# sort and topk pick values along dim: their gradient goes back to where each value was taken.
+sort_op = Op("SortBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _gather_at(xp, self, dim, indices),
+             self=lambda grad, dim, indices, self_sym_sizes: _put_back(grad, self_sym_sizes, dim, indices))
+stable_sort_op = Op("SortBackward1", sort_op.forward, **sort_op.rules)  # sort(stable=True), PyTorch's other overload
+topk_op = Op("TopkBackward0", sort_op.forward, **sort_op.rules)
+# repeat tiles self; each copy's gradient adds up (summed over the axes of the copies).
+repeat_op = Op("RepeatBackward0", lambda xp, self, *, repeats, self_sym_sizes: xp.tile(self.reshape(_padded(self.shape, repeats)), repeats),
+               self=lambda grad, repeats, self_sym_sizes: _sum_copies(grad, repeats, self_sym_sizes))
 tril_op = Op("TrilBackward0", lambda xp, self, *, diagonal: xp.tril(self, diagonal),
              self=lambda grad, diagonal: grad.tril(diagonal))
 triu_op = Op("TriuBackward0", lambda xp, self, *, diagonal: xp.triu(self, diagonal),
@@ -553,6 +561,24 @@ def _scatter_at(xp, a, dim, index, src, add):
     else:
         target[_positions(xp, index, dim)] = values
     return out
+
+
+def _put_back(grad: Tensor, shape, dim: int, indices) -> Tensor:
+    """Zeros of ``shape`` with ``grad`` written where ``indices`` took it along ``dim``."""
+    zeros = Tensor._make(backend.xp(grad.device).zeros(shape, dtype=grad._data.dtype))
+    return scatter_op(zeros, grad, dim=dim, index=indices) if shape else grad
+
+
+def _padded(shape, repeats) -> tuple:
+    """``shape`` with leading 1s, to as many dims as ``repeats`` has."""
+    return (1,) * (len(repeats) - len(shape)) + tuple(shape)
+
+
+def _sum_copies(grad: Tensor, repeats, shape) -> Tensor:
+    """repeat's gradient: ``grad`` seen as (copies, size) pairs per dim, summed over the copies."""
+    sizes = _padded(shape, repeats)
+    pairs = [n for r, s in zip(repeats, sizes) for n in (r, s)]
+    return grad.reshape(pairs).sum(tuple(range(0, len(pairs), 2))).reshape(shape)
 
 
 def _src_grad(node: str, grad: Tensor, dim: int, index, src_shape) -> Tensor:
@@ -1313,8 +1339,18 @@ def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
     return op(input, dim=dims, keepdim=keepdim)
 
 
-return_types_max = collections.namedtuple("max", ["values", "indices"])
-return_types_min = collections.namedtuple("min", ["values", "indices"])
+def _return_type(name: str) -> type:
+    """A named ``(values, indices)`` pair that prints as PyTorch's ``torch.return_types.<name>``."""
+    base = collections.namedtuple(name, ["values", "indices"])
+
+    def printed(self) -> str:
+        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": printed})
+
+
+return_types_max, return_types_min = _return_type("max"), _return_type("min")
+return_types_sort, return_types_topk = _return_type("sort"), _return_type("topk")
 
 
 def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, result_type, name):
@@ -1348,6 +1384,67 @@ def max(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa:
 def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
     """The smallest element; with ``dim``, ``(values, indices)`` along it; with a tensor, ``minimum``."""
     return _extremum(input, dim, keepdim, other, amin_op, min_dim_op, minimum, "argmin", return_types_min, "min")
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+    """``(values, indices)``: ``input`` sorted along ``dim`` (NaN counts as the largest), and
+    where each value came from. Equal values keep their order.
+
+    >>> import minigrad as torch
+    >>> torch.sort(torch.tensor([3.0, 1.0, 2.0]), descending=True).indices
+    tensor([0, 2, 1])
+    """
+    dim = _wrap_dim(dim, input.ndim)
+    indices = _sorting_indices(input, dim, descending)
+    op = stable_sort_op if stable else sort_op
+    values = op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
+    return return_types_sort(values, Tensor._make(indices))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim`` (``sort(...).indices``)."""
+    return Tensor._make(_sorting_indices(input, _wrap_dim(dim, input.ndim), descending))
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+    """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) entries along
+    ``dim``, largest first.
+
+    >>> import minigrad as torch
+    >>> torch.topk(torch.tensor([[0.1, 0.7, 0.2]]), 2).indices
+    tensor([[1, 2]])
+    """
+    dim = _wrap_dim(dim, input.ndim)
+    if not 0 <= k <= (input.shape[dim] if input.ndim else 1):
+        raise RuntimeError("selected index k out of range")
+    order = _sorting_indices(input, dim, largest)
+    indices = order[(slice(None),) * dim + (slice(0, k),)] if input.ndim else order
+    values = topk_op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
+    return return_types_topk(values, Tensor._make(indices))
+
+
+def _sorting_indices(input: Tensor, dim: int, descending: bool):
+    """The int64 array of positions that sort ``input`` along ``dim`` (a stable sort; NaN last,
+    or first when descending, as in PyTorch)."""
+    xp, a = backend.xp(input.device), input._data
+    if not a.ndim:
+        return xp.zeros((), dtype="int64")
+    with backend.on(input.device):
+        if descending:  # sort the negated values (NaN made the smallest), keeping ties in order
+            a = a.astype("int64") if a.dtype.kind in "bu" else a
+            a = xp.where(xp.isnan(a), -xp.inf, -a) if a.dtype.kind == "f" else -a
+        return xp.argsort(a, axis=dim, kind="stable").astype("int64", copy=False)
+
+
+def _repeat(input: Tensor, *sizes) -> Tensor:
+    """``Tensor.repeat`` (PyTorch has no ``torch.repeat``)."""
+    repeats = _shape_args(sizes)
+    if len(repeats) < input.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    shape = [s * r for s, r in zip(_padded(input.shape, repeats), repeats)]
+    if builtins.any(n < 0 for n in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {builtins.min(shape)}: {shape}")
+    return repeat_op(input, repeats=repeats, self_sym_sizes=tuple(input.shape))
 
 
 def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:

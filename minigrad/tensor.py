@@ -800,6 +800,17 @@ class Tensor:
             )
         return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,), False)
 
+    def repeat(self, *sizes) -> Tensor:
+        """This tensor tiled ``sizes[i]`` times along dim ``i`` (new leading dims where ``sizes``
+        is longer than the shape).
+
+        >>> import minigrad as torch
+        >>> torch.tensor([1, 2]).repeat(2, 2)
+        tensor([[1, 2, 1, 2],
+                [1, 2, 1, 2]])
+        """
+        return F._repeat(self, *sizes)
+
     def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
         return self._apply_inplace(lambda s: F.scatter(s, dim, index, src, value=value, reduce=reduce), (src,))
 
@@ -1080,6 +1091,9 @@ _METHODS = {
     "masked_fill",
     "erf",
     "gather",
+    "sort",
+    "argsort",
+    "topk",
     "scatter",
     "scatter_add",
     "index_select",

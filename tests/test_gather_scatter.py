@@ -1,5 +1,5 @@
-"""gather, scatter, index_select, diagonals, trace, triangles, outer and one_hot against PyTorch:
-errors, graphs, saved values, views and edge shapes.
+"""gather, scatter, index_select, diagonals, trace, triangles, outer, one_hot, sort, topk and
+repeat against PyTorch: errors, graphs, saved values, views, printing and edge shapes.
 
 Values, gradients, second derivatives and gradcheck are in the case table (helpers_torch.py);
 these are what the table does not look at.
@@ -154,6 +154,13 @@ ERRORS = {
         lambda lib: lib.nn.functional.one_hot(lib.tensor([], dtype=lib.long)),
         "Can not infer total number of classes from empty tensor.",
     ),
+    "repeat with fewer sizes than dims": (
+        lambda lib: _x(lib).repeat(2),
+        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor",
+    ),
+    "repeat a negative number of times": (lambda lib: _x(lib).repeat(-1, 2), "negative dimension -3: [-3, 8]"),
+    "topk of more than there are": (lambda lib: lib.topk(_x(lib), 5), "selected index k out of range"),
+    "topk of a negative k": (lambda lib: lib.topk(_x(lib), -1), "selected index k out of range"),
 }
 
 
@@ -195,6 +202,11 @@ GRAPHS = {
     "trace": lambda lib, x: x.trace(),
     "tril and triu": lambda lib, x: x.tril(1).triu(),
     "outer": lambda lib, x: lib.outer(x[0], x[1]),
+    "sort": lambda lib, x: x.sort(0, descending=True).values,
+    "stable sort": lambda lib, x: x.sort(stable=True).values,
+    "topk": lambda lib, x: x.topk(2).values,
+    "repeat": lambda lib, x: x.repeat(1, 2),
+    "the double backward of topk": lambda lib, x: _grad_graph(lib, x.topk(2).values, x),
     "the double backward of gather": lambda lib, x: _grad_graph(lib, lib.gather(x, 1, _idx(lib, [[0, 0]])), x),
     "the double backward of diagonal": lambda lib, x: _grad_graph(lib, x.diagonal(), x),
     "the double backward of diag": lambda lib, x: _grad_graph(lib, lib.diag(x[0]), x),
@@ -227,6 +239,10 @@ def test_saved_values_match_torch():
             e._saved_offset, e._saved_dim1, e._saved_dim2,
             list(t._saved_self_sym_sizes),
             x.tril(2).grad_fn._saved_diagonal,
+        x.sort(1).values.grad_fn._saved_indices,
+        x.topk(1, 0).values.grad_fn._saved_dim,
+        list(x.topk(1, 0).values.grad_fn._saved_self_sym_sizes),
+        list(x.repeat(2, 1).grad_fn._saved_repeats),
         ]  # fmt: skip
 
     same(run)
@@ -331,6 +347,18 @@ EDGES = {
     "tril of bools": lambda lib: lib.tril(lib.ones(2, 2, dtype=lib.bool)),
     "outer of int and float": lambda lib: lib.outer(lib.tensor([1, 2]), lib.ones(3)),
     "outer of int64 and int32": lambda lib: lib.outer(lib.tensor([1, 2]), lib.tensor([1, 2], dtype=lib.int32)),
+    "sort of ties, NaN and inf": lambda lib: lib.sort(lib.tensor([1.0, float("nan"), 1.0, -float("inf"), 0.0])),
+    "sort of ties, NaN and inf, descending": lambda lib: lib.sort(
+        lib.tensor([1.0, float("nan"), 1.0, -float("inf"), 0.0]), descending=True
+    ),
+    "sort of bools descending": lambda lib: lib.sort(lib.tensor([True, False, True]), descending=True),
+    "sort of uint8 descending": lambda lib: lib.sort(lib.tensor([3, 200, 7], dtype=lib.uint8), descending=True),
+    "sort of a 0-d tensor": lambda lib: lib.sort(lib.tensor(3.0, requires_grad=True)),
+    "argsort along dim 0": lambda lib: lib.argsort(_x(lib) % 5, dim=0, descending=True),
+    "topk of integers": lambda lib: lib.topk(lib.tensor([1, 3, 2]), 2),
+    "topk of nothing": lambda lib: lib.topk(_x(lib), 0),
+    "repeat of a 0-d tensor": lambda lib: lib.tensor(2.0).repeat(3),
+    "repeat zero times": lambda lib: _x(lib).repeat(0, 2),
     "one_hot": lambda lib: lib.nn.functional.one_hot(_idx(lib, [2, 0, 1])),
     "one_hot of a 0-d tensor": lambda lib: lib.nn.functional.one_hot(_idx(lib, 2)),
     "one_hot of a matrix": lambda lib: lib.nn.functional.one_hot(_idx(lib, [[2, 0]]), 4),
@@ -338,11 +366,15 @@ EDGES = {
 }
 
 
+def _as_pair(out):
+    """A (values, indices) result as its two tensors, or the tensor itself."""
+    return tuple(out) if isinstance(out, tuple) else (out,)
+
+
 @pytest.mark.parametrize("name", EDGES)
 def test_edge_shapes_and_dtypes_match_torch(name):
     def run(lib):
-        out = EDGES[name](lib)
-        return out, out.requires_grad
+        return [(t, t.requires_grad) for t in _as_pair(EDGES[name](lib))]
 
     same(run)
 
@@ -360,3 +392,13 @@ def test_one_hot_and_gather_pick_the_same_log_probabilities():
         return by_gather, by_one_hot, grad
 
     same(run)
+
+
+@pytest.mark.parametrize("name", ["max", "min", "sort", "topk"])
+def test_values_and_indices_print_as_in_torch(name):
+    def run(lib):
+        x = lib.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], requires_grad=True)
+        out = getattr(x, name)(*((2,) if name == "topk" else (1,)))
+        return repr(out), type(out).__name__, out.values is out[0]
+
+    assert run(minigrad) == run(torch)
