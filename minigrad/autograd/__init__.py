@@ -1,6 +1,6 @@
 """``minigrad.autograd``: gradients of tensors, as ``torch.autograd``."""
 
-from . import grad_mode, graph
+from . import functional, grad_mode, graph
 from .engine import backward, grad
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
@@ -30,6 +30,7 @@ __all__ = [
     "Node",
     "backward",
     "detect_anomaly",
+    "functional",
     "grad",
     "grad_mode",
     "graph",
