@@ -10,8 +10,9 @@ Parameter containing:
 tensor([ 0.8000, -1.6000], requires_grad=True)
 """
 
-from .adam import Adam
+from . import lr_scheduler
+from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "Optimizer", "lr_scheduler"]

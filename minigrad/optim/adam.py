@@ -1,4 +1,4 @@
-"""Adam (and AMSGrad), with PyTorch's bias correction and order of operations."""
+"""Adam (and AMSGrad) and AdamW, with PyTorch's bias correction and order of operations."""
 
 from __future__ import annotations
 
@@ -47,6 +47,9 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
         if weight_decay < 0.0:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        # as PyTorch: betas=(0, 0.9) is refused (ints), as is a float mixed with a tensor
+        if not all(isinstance(b, float) for b in betas) and not all(isinstance(b, Tensor) for b in betas):
+            raise ValueError("betas must be either both floats or both Tensors")
         if differentiable or fused:
             raise NotImplementedError("minigrad's Adam supports neither differentiable=True nor fused=True")
         defaults = dict(
@@ -93,3 +96,60 @@ class Adam(Optimizer):
             second = exp_avg_sq
         denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
         param.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+
+
+class AdamW(Adam):
+    """Adam with decoupled weight decay (Loshchilov and Hutter), as ``torch.optim.AdamW``.
+
+    The decay shrinks the parameter directly, ``p *= 1 - lr * weight_decay``, before the Adam
+    step, instead of being added to the gradient: it then does not pass through the moment
+    estimates, so every weight decays at the same rate whatever the size of its gradients. It is
+    ``Adam(..., decoupled_weight_decay=True)`` with ``weight_decay=1e-2`` by default.
+
+    >>> import minigrad as torch
+    >>> w = torch.nn.Parameter(torch.tensor([1.0, -2.0]))
+    >>> opt = torch.optim.AdamW([w], lr=0.1)
+    >>> (w * w).sum().backward()
+    >>> opt.step()  # w * (1 - 0.1 * 0.01), then the Adam step of 0.1 against the gradient's sign
+    >>> w
+    Parameter containing:
+    tensor([ 0.8990, -1.8980], requires_grad=True)
+    >>> opt.param_groups[0]["weight_decay"], opt.param_groups[0]["decoupled_weight_decay"]
+    (0.01, True)
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Tensor] | Iterable[dict[str, Any]],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            foreach=foreach,
+            maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=True,
+        )
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # An AdamW unpickled (or copied) from any saved state still decays decoupled, as in PyTorch.
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group["decoupled_weight_decay"] = True
