@@ -278,3 +278,19 @@ def test_base_optimizer_needs_a_step_rule():
     (w * 2).sum().backward()
     with pytest.raises(NotImplementedError):
         opt.step()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda w: minigrad.optim.SGD([w], lr=minigrad.tensor(0.1)),
+        lambda w: minigrad.optim.Adam([w], betas=(minigrad.tensor(0.9), minigrad.tensor(0.99))),
+        lambda w: minigrad.optim.SGD([{"params": [w], "lr": minigrad.tensor(0.1)}], lr=0.1),
+    ],
+)
+def test_tensor_hyperparameters_are_refused_clearly(make):
+    """PyTorch accepts tensor learning rates; minigrad says so and how to pass numbers instead
+    (it used to fail inside the first step with a NumPy TypeError)."""
+    w = nn.Parameter(minigrad.tensor([1.0, 2.0]))
+    with pytest.raises(NotImplementedError, match="as numbers, not tensors"):
+        make(w)

@@ -70,6 +70,11 @@ class Optimizer:
             value = param_group.get(name, default)
             if value is required:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            if isinstance(value, Tensor) or isinstance(value, tuple) and any(isinstance(v, Tensor) for v in value):
+                raise NotImplementedError(
+                    f"minigrad's optimizers take {name} as numbers, not tensors (PyTorch accepts both): "
+                    f"pass {name}={value!r} as Python floats, e.g. with .item()"
+                )
             group[name] = value
         for name, value in param_group.items():
             group.setdefault(name, value)
