@@ -917,3 +917,54 @@ case("repeat_new_dims", lambda lib, x: x.repeat(2, 1, 2), ((3,), "any"))
 case("repeat_list", lambda lib, x: x.repeat([1, 2, 1]) * 2, C)
 case("outer", lambda lib, x, y: lib.outer(x, y), ((3,), "any"), ((4,), "any"))
 case("ger", lambda lib, x, y: x.ger(y), ((3,), "any"), ((2,), "any"))
+
+
+# Normalization and embeddings: running statistics and integer indices are made inside, on the
+# input's device, so both libraries get the same (batch_norm updates the statistics in place).
+def _running(lib, x):
+    """batch_norm's running mean and variance for the 3 channels of ``x``."""
+    mean = lib.linspace(-0.5, 0.5, 3, dtype=x.dtype, device=x.device)
+    return mean, lib.linspace(0.5, 2.0, 3, dtype=x.dtype, device=x.device)
+
+
+case(
+    "nn_layer_norm",
+    lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (4,), w, b),
+    C,
+    ((4,), "any"),
+    ((4,), "any"),
+)
+case("nn_layer_norm_two_dims", lambda lib, x: lib.nn.functional.layer_norm(x, [3, 4], eps=1e-3), C)
+case("nn_layer_norm_weight_only", lambda lib, x, w: lib.nn.functional.layer_norm(x, (4,), w), A, ((4,), "any"))
+case(
+    "nn_batch_norm_training",
+    lambda lib, x, w, b: lib.nn.functional.batch_norm(x, *_running(lib, x), w, b, training=True),
+    ((4, 3, 2), "any"),
+    ((3,), "any"),
+    ((3,), "any"),
+)
+case(
+    "nn_batch_norm_training_4d_no_stats",
+    lambda lib, x: lib.nn.functional.batch_norm(x, None, None, training=True, eps=1e-3),
+    ((2, 3, 2, 2), "any"),
+)
+case(
+    "nn_batch_norm_eval",
+    lambda lib, x, w, b: lib.nn.functional.batch_norm(x, *_running(lib, x), w, b),
+    ((4, 3), "any"),
+    ((3,), "any"),
+    ((3,), "any"),
+)
+case(
+    "nn_embedding",
+    lambda lib, w: lib.nn.functional.embedding(lib.tensor([[0, 2], [4, 2]], device=w.device), w),
+    ((5, 3), "any"),
+)
+case(
+    "nn_embedding_padding_idx",
+    lambda lib, w: lib.nn.functional.embedding(
+        lib.tensor([3, 1, 3, 0], dtype=lib.int32, device=w.device), w, padding_idx=3
+    ),
+    ((4, 2), "any"),
+    smooth=False,  # the padding row gets no gradient by design: finite differences disagree
+)

@@ -16,22 +16,28 @@ from . import functional, init, utils
 from .activation import ELU, GELU, Dropout, Flatten, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleList, Sequential
 from .conv import Conv2d
+from .embedding import Embedding
 from .linear import Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from .module import Module
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from .parameter import Parameter
 
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "BatchNorm1d",
+    "BatchNorm2d",
     "Conv2d",
     "CrossEntropyLoss",
     "Dropout",
     "ELU",
+    "Embedding",
     "Flatten",
     "GELU",
     "Identity",
     "L1Loss",
+    "LayerNorm",
     "LeakyReLU",
     "Linear",
     "LogSoftmax",

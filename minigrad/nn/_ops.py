@@ -7,6 +7,11 @@ windows with ``index_op``, multiply with ``matmul`` and add overlapping windows 
 
 The activations and binary cross-entropy losses follow PyTorch's derivatives table: a class
 weight is a parameter (PyTorch cannot differentiate with respect to it), the target an input.
+
+``layer_norm_op`` and ``batch_norm_op`` (``NativeLayerNormBackward0``, ``NativeBatchNormBackward0``)
+have inputs (input, weight, bias); their rules recompute the standardised input from the saved
+input. ``embedding_op`` (``EmbeddingBackward0``) has one input, the weight; the indices are a
+parameter, as are batch_norm's running statistics.
 """
 
 from __future__ import annotations
@@ -278,5 +283,148 @@ binary_cross_entropy_with_logits_op = Op(
     ),
     target=lambda grad, self, weight, pos_weight, reduction: _scaled(
         grad, _bce_logits_target_grad(self, pos_weight), weight, reduction
+    ),
+)
+
+
+# ---------------------------------------------------------------------------------------------- normalization
+# layer_norm and batch_norm standardise the input over some dims, then scale and shift it:
+# (x - mean) * invstd * weight + bias. PyTorch also saves the mean and invstd; these rules
+# recompute them from the saved input with minigrad ops instead, so that every gradient can be
+# differentiated again. A weight or bias that was not given comes in as a constant that needs no
+# gradient: the node keeps its three edges, (None, 0) for those, as PyTorch's does.
+def _standardized(xp, x, axes, eps):
+    """``(x - mean) / sqrt(var + eps)`` over ``axes``, with the biased variance (arrays)."""
+    if not x.size:  # nothing to average (an empty batch): NumPy would warn
+        return x.copy()
+    centered = x - x.mean(axis=axes, keepdims=True)
+    return centered / xp.sqrt((centered * centered).mean(axis=axes, keepdims=True) + eps)
+
+
+def _standardize(x: Tensor, dims: tuple, eps: float) -> tuple[Tensor, Tensor]:
+    """The standardised input and invstd, as the forward computes them (differentiable)."""
+    centered = x - x.mean(dims, keepdim=True)
+    invstd = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    return centered * invstd, invstd
+
+
+def _standardize_backward(grad: Tensor, x: Tensor, weight: Tensor, dims: tuple, eps: float) -> Tensor:
+    """The input's gradient through standardising over ``dims`` and scaling by ``weight``:
+    ``invstd * (g - mean(g) - xhat * mean(g * xhat))`` with ``g = grad * weight``. Each element
+    moves the mean and the variance too; the two means take that back out."""
+    xhat, invstd = _standardize(x, dims, eps)
+    g = grad * weight
+    return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+def _last(normalized_shape: tuple) -> tuple[int, ...]:
+    """The dims layer_norm standardises over: the last ``len(normalized_shape)``."""
+    return tuple(range(-len(normalized_shape), 0))
+
+
+layer_norm_op = Op(
+    "NativeLayerNormBackward0",
+    lambda xp, input, weight, bias, *, normalized_shape, eps: (
+        _standardized(xp, input, _last(normalized_shape), eps) * weight + bias
+    ),
+    input=lambda grad, input, weight, normalized_shape, eps: _standardize_backward(
+        grad, input, weight, _last(normalized_shape), eps
+    ),
+    # grad * xhat has the input's shape: _fit sums it over the leading dims to the weight's shape
+    weight=lambda grad, input, normalized_shape, eps: grad * _standardize(input, _last(normalized_shape), eps)[0],
+    bias=lambda grad: grad,
+)
+
+
+def _channel_dims(ndim: int) -> tuple[int, ...]:
+    """The dims batch_norm averages over: every dim but the channel dim 1."""
+    return (0, *range(2, ndim))
+
+
+def _per_channel(values, ndim: int):
+    """A (C,) array or tensor as (1, C, 1, ...), to broadcast against a (N, C, ...) input."""
+    return values.reshape((1, -1) + (1,) * (ndim - 2))
+
+
+def _batch_norm(xp, input, weight, bias, running_mean, running_var, training, eps):
+    if training:
+        xhat = _standardized(xp, input, _channel_dims(input.ndim), eps)
+    else:
+        mean, var = _per_channel(running_mean, input.ndim), _per_channel(running_var, input.ndim)
+        xhat = (input - mean) / xp.sqrt(var + eps)
+    return xhat * _per_channel(weight, input.ndim) + _per_channel(bias, input.ndim)
+
+
+def _batch_normalized(input: Tensor, running_mean, running_var, training: bool, eps: float) -> Tensor:
+    """The standardised input as the forward made it: with the batch's statistics (which depend
+    on the input) when training, else with the running ones (constants: arrays)."""
+    if training:
+        return _standardize(input, _channel_dims(input.ndim), eps)[0]
+    mean, var = (_per_channel(Tensor._make(a), input.ndim) for a in (running_mean, running_var))
+    return (input - mean) * (var + eps).rsqrt()
+
+
+def _batch_norm_input_grad(grad: Tensor, input: Tensor, weight: Tensor, running_var, training: bool, eps: float):
+    weight = _per_channel(weight, input.ndim)
+    if training:
+        return _standardize_backward(grad, input, weight, _channel_dims(input.ndim), eps)
+    # in eval mode the statistics are constants: the map is affine, its slope weight * invstd
+    return grad * weight * (_per_channel(Tensor._make(running_var), input.ndim) + eps).rsqrt()
+
+
+# One op for training and eval, as in PyTorch (its node records ``training``). The running
+# statistics are parameters, not inputs: PyTorch's node has no edges for them.
+batch_norm_op = Op(
+    "NativeBatchNormBackward0",
+    lambda xp, input, weight, bias, *, running_mean, running_var, training, eps: _batch_norm(
+        xp, input, weight, bias, running_mean, running_var, training, eps
+    ),
+    input=lambda grad, input, weight, running_var, training, eps: _batch_norm_input_grad(
+        grad, input, weight, running_var, training, eps
+    ),
+    weight=lambda grad, input, running_mean, running_var, training, eps: (
+        grad * _batch_normalized(input, running_mean, running_var, training, eps)
+    ).sum(_channel_dims(grad.ndim)),
+    bias=lambda grad: grad.sum(_channel_dims(grad.ndim)),
+)
+
+
+def update_running_stats(xp, input, running_mean, running_var, *, momentum: float) -> None:
+    """Blend the batch's mean and unbiased variance into the running statistics, in place and
+    outside autograd, as PyTorch's kernel does while it normalises (their version counters do not
+    change). ``batch_norm`` calls it through ``backend.compute``."""
+    count = input.shape[0] * math.prod(input.shape[2:])  # values per channel
+    if not count:  # an empty batch leaves them as they are, as in PyTorch
+        return
+    axes = _channel_dims(input.ndim)
+    mean = input.mean(axis=axes)
+    var = ((input - _per_channel(mean, input.ndim)) ** 2).sum(axis=axes) / (count - 1)
+    backend.assign(running_mean, (1 - momentum) * running_mean + momentum * mean)
+    backend.assign(running_var, (1 - momentum) * running_var + momentum * var)
+
+
+# ---------------------------------------------------------------------------------------------- embedding
+def _embedding_backward(grad: Tensor, indices, padding_idx: int, scale_grad_by_freq: bool, num_weights: int):
+    """Each looked-up row's gradient added into its weight row (repeated indices add up), none
+    into row ``padding_idx``; with ``scale_grad_by_freq`` each divided by its index's count."""
+    flat = indices.reshape(-1)
+    rows = grad.reshape(flat.size, grad.shape[-1])
+    if scale_grad_by_freq:
+        counts = backend.xp(grad.device).bincount(flat, minlength=num_weights)[flat]
+        rows = rows / Tensor._make(counts.reshape(-1, 1)).to(rows.dtype)
+    if padding_idx >= 0:  # where, not a product: an inf in a padding row must not become nan
+        rows = where(Tensor._make((flat != padding_idx).reshape(-1, 1)), rows, 0.0)
+    return embed(rows, shape=(num_weights, rows.shape[1]), key=(flat,))
+
+
+# The indices are a parameter (an array), not an input: PyTorch's node has one edge, the weight.
+# The weight's gradient is embed (index's backward); embed's own rule reads the rows out again.
+embedding_op = Op(
+    "EmbeddingBackward0",
+    lambda xp, weight, *, indices, padding_idx, scale_grad_by_freq, sparse, weight_sym_argsize_0: xp.take(
+        weight, indices, axis=0
+    ),
+    weight=lambda grad, indices, padding_idx, scale_grad_by_freq, weight_sym_argsize_0: _embedding_backward(
+        grad, indices, padding_idx, scale_grad_by_freq, weight_sym_argsize_0
     ),
 )

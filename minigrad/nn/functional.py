@@ -12,19 +12,23 @@ import warnings
 
 from .. import backend, dtypes
 from .. import functions as _F
-from ..factories import arange, rand, zeros
+from ..autograd.grad_mode import no_grad
+from ..factories import arange, ones, rand, zeros
 from ..tensor import Tensor
 from . import _ops
 
 __all__ = [
+    "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "conv2d",
     "cross_entropy",
     "dropout",
+    "embedding",
     "elu",
     "gelu",
     "l1_loss",
+    "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
@@ -144,6 +148,213 @@ def conv2d(
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
     return _ops.convolution_op(input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups)
+
+
+# ---------------------------------------------------------------------------------------------- normalization
+def layer_norm(
+    input: Tensor,
+    normalized_shape: list[int] | tuple[int, ...],
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    eps: float = 1e-05,
+) -> Tensor:
+    """Standardise ``input`` over its last dims (those of ``normalized_shape``) to mean 0 and
+    variance 1 (the biased variance, plus ``eps``), then ``* weight + bias`` elementwise.
+
+    One ``NativeLayerNormBackward0`` node with inputs (input, weight, bias), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]])
+    >>> torch.nn.functional.layer_norm(x, (3,))
+    tensor([[-1.2247,  0.0000,  1.2247],
+            [-1.2247,  0.0000,  1.2247]])
+    """
+    shape = _int_tuple(normalized_shape, "layer_norm", "normalized_shape", 2)
+    if not shape:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
+            "but got normalized_shape = []"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(shape)}"
+            )
+    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [*, {str(list(shape))[1:-1]}], "
+            f"but got input of size{list(input.shape)}"
+        )
+    _check_floating(input, "LayerNormKernelImpl")
+    _check_same_dtype(input, weight, bias)
+    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
+    weight = ones(shape, dtype=input.dtype, device=input.device) if weight is None else weight
+    bias = zeros(shape, dtype=input.dtype, device=input.device) if bias is None else bias
+    return _ops.layer_norm_op(input, weight, bias, normalized_shape=shape, eps=eps)
+
+
+def batch_norm(
+    input: Tensor,
+    running_mean: Tensor | None,
+    running_var: Tensor | None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    training: bool = False,
+    momentum: float = 0.1,
+    eps: float = 1e-05,
+) -> Tensor:
+    """Standardise each channel (dim 1) of ``input`` over every other dim, then ``* weight + bias``
+    per channel.
+
+    With ``training=True`` the batch's mean and biased variance are used, and the running
+    statistics (when given) move ``momentum`` of the way to the batch's mean and *unbiased*
+    variance, in place and outside autograd. Otherwise ``running_mean`` and ``running_var`` are
+    used. Either way one ``NativeBatchNormBackward0`` node with inputs (input, weight, bias).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, 10.0], [3.0, 30.0]])
+    >>> mean, var = torch.zeros(2), torch.ones(2)
+    >>> torch.nn.functional.batch_norm(x, mean, var, training=True)
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]])
+    >>> mean, var
+    (tensor([0.2000, 2.0000]), tensor([ 1.1000, 20.9000]))
+    """
+    if training:
+        count = input.shape[0] * math.prod(input.shape[2:]) if input.ndim else 1
+        if count == 1:  # the variance of one value is 0: nothing would be left of it
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+        if eps <= 0.0:
+            raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if momentum is None:  # nn.BatchNorm's momentum=None becomes 1/num_batches_tracked before this
+        raise TypeError("batch_norm(): argument 'momentum' (position 7) must be float, not NoneType")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    if running_mean is None and not training:
+        raise RuntimeError("running_mean must be defined in evaluation mode")
+    _check_floating(input, "batch_norm")
+    channels = input.shape[1] if input.ndim > 1 else 0
+    stats = {"running_mean": running_mean, "running_var": running_var, "weight": weight, "bias": bias}
+    for name, t in stats.items():
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    if input.ndim < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    _check_same_dtype(input, *stats.values())
+    if running_mean is not None:
+        _F._one_device("batch_norm", input, running_mean, running_var)
+        if training:
+            running = [input._data, running_mean._data, running_var._data]
+            backend.compute(input.device, _ops.update_running_stats, running, {"momentum": momentum})
+        running_mean, running_var = (_F._kept(t, input, weight, bias) for t in (running_mean, running_var))
+    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
+    weight = ones(channels, dtype=input.dtype, device=input.device) if weight is None else weight
+    bias = zeros(channels, dtype=input.dtype, device=input.device) if bias is None else bias
+    return _ops.batch_norm_op(
+        input, weight, bias, running_mean=running_mean, running_var=running_var, training=training, eps=eps
+    )
+
+
+def _int_tuple(value, function: str, name: str, position: int) -> tuple[int, ...]:
+    """A list, tuple or Size of ints as a tuple, with PyTorch's error for anything else."""
+    if not isinstance(value, list | tuple):
+        raise TypeError(
+            f"{function}(): argument '{name}' (position {position}) must be tuple of ints, not {type(value).__name__}"
+        )
+    for i, item in enumerate(value):
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise TypeError(
+                f"{function}(): argument '{name}' (position {position}) must be tuple of ints, but found element "
+                f"of type {type(item).__name__} at pos {i}"
+            )
+    return tuple(value)
+
+
+def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
+    """PyTorch's normalisation kernels refuse a weight, bias or statistic of another dtype."""
+    for other in others:
+        if other is not None and other.dtype is not input.dtype:
+            detail = (
+                "expect parameter to have scalar type of Float"
+                if input.dtype is dtypes.float32
+                else "all inputs must share same datatype."
+            )
+            raise RuntimeError(f"mixed dtype ({input.device.type.upper()}): {detail}")
+
+
+# ---------------------------------------------------------------------------------------------- embedding
+def embedding(
+    input: Tensor,
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """The rows of ``weight`` (num_embeddings, embedding_dim) at the integer indices ``input``
+    (of any shape): the result's shape is ``input.shape + (embedding_dim,)``.
+
+    Row ``padding_idx`` gets no gradient. With ``max_norm``, each looked-up row whose
+    ``norm_type``-norm exceeds it is first scaled down to that norm, in place in ``weight``.
+    ``scale_grad_by_freq`` divides each row's gradient by how often its index occurs in
+    ``input``. One ``EmbeddingBackward0`` node whose one input is ``weight``.
+
+    >>> import minigrad as torch
+    >>> weight = torch.tensor([[0.0, 0.0], [1.0, 2.0], [3.0, 4.0]])
+    >>> torch.nn.functional.embedding(torch.tensor([[2, 1], [1, 1]]), weight)
+    tensor([[[3., 4.],
+             [1., 2.]],
+    <BLANKLINE>
+            [[1., 2.],
+             [1., 2.]]])
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {type(input).__name__}")
+    if padding_idx is not None:
+        if not -weight.shape[0] <= padding_idx < weight.shape[0]:
+            raise AssertionError("Padding_idx must be within num_embeddings")
+        padding_idx %= weight.shape[0]
+    if sparse:
+        raise NotImplementedError(
+            "embedding(sparse=True) gives a sparse gradient, and minigrad has no sparse tensors; "
+            "use sparse=False (the default), whose gradient is dense"
+        )
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype not in (dtypes.int64, dtypes.int32):
+        legacy = input.dtype._legacy_name  # PyTorch's names: torch.FloatTensor, CPUBoolType
+        name = f"{input.device.type.upper()}BoolType" if legacy == "Bool" else f"torch.{legacy}Tensor"
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got {name} instead (while checking arguments for embedding)"
+        )
+    input = _F._one_device("embedding", weight, input)[1][1]  # (a 0-d CPU index moves to weight's GPU)
+    indices = input._data
+    if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _ops.embedding_op(
+        weight,
+        indices=_F._kept(input, weight),
+        padding_idx=-1 if padding_idx is None else padding_idx,  # PyTorch's -1: no padding row
+        scale_grad_by_freq=scale_grad_by_freq,
+        sparse=sparse,
+        weight_sym_argsize_0=weight.shape[0],
+    )
+
+
+def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
+    """Scale each row of ``weight`` that ``indices`` picks and whose norm exceeds ``max_norm``
+    down to ``max_norm`` (PyTorch's ``embedding_renorm_``: in place, not recorded)."""
+    with no_grad():
+        rows = Tensor._make(backend.xp(weight.device).unique(indices._data))
+        norms = _F.norm(weight[rows], norm_type, dim=1, keepdim=True)
+        weight[rows] = weight[rows] * _F.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
 
 
 # ---------------------------------------------------------------------------------------------- activations

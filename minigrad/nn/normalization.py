@@ -1,0 +1,194 @@
+"""Normalization layers: ``LayerNorm``, ``BatchNorm1d`` and ``BatchNorm2d``, as in ``torch.nn``.
+
+``LayerNorm`` standardises each sample over its last dims; ``BatchNorm`` standardises each
+channel over the batch (and the positions), and keeps running statistics in buffers for
+evaluation: ``model.eval()`` switches it to them.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes
+from ..factories import empty, ones, tensor, zeros
+from ..tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+
+class LayerNorm(Module):
+    """Standardise over the last dims (``normalized_shape``), then scale and shift elementwise by
+    ``weight`` and ``bias`` of that shape (ones and zeros to start with).
+
+    >>> import minigrad as torch
+    >>> norm = torch.nn.LayerNorm(3)
+    >>> norm
+    LayerNorm((3,), eps=1e-05, elementwise_affine=True, bias=True)
+    >>> norm(torch.tensor([[1.0, 2.0, 3.0]]))
+    tensor([[-1.2247,  0.0000,  1.2247]], grad_fn=<NativeLayerNormBackward0>)
+    """
+
+    def __init__(
+        self,
+        normalized_shape: int | list[int] | tuple[int, ...],
+        eps: float = 1e-05,
+        elementwise_affine: bool = True,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+            f"bias={self.bias is not None}"
+        )
+
+
+class _BatchNorm(Module):
+    """What BatchNorm1d and BatchNorm2d share; they differ only in the input dims they accept.
+
+    ``momentum=None`` makes the running statistics a plain (cumulative) average of all batches so
+    far: each batch then counts ``1 / num_batches_tracked``.
+    """
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-05,
+        momentum: float | None = 0.1,
+        affine: bool = True,
+        track_running_stats: bool = True,
+        device=None,
+        dtype=None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        self.num_features = num_features
+        self.eps = eps
+        self.momentum = momentum
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = Parameter(empty(num_features, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(num_features, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            # buffers: state saved in state_dict and moved by .to(), but not trained
+            self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", ones(num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", tensor(0, dtype=dtypes.int64, device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+        self.reset_parameters()
+
+    def reset_running_stats(self) -> None:
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        self.reset_running_stats()
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        raise NotImplementedError
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        momentum = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # a cumulative average: this batch counts 1/n
+                momentum = 1.0 / float(self.num_batches_tracked.item())
+        # The batch's statistics when training, or in eval mode when there are no running ones.
+        use_batch = self.training or (self.running_mean is None and self.running_var is None)
+        # The running statistics are passed only to be used (eval) or updated (tracked training).
+        given = not self.training or self.track_running_stats
+        return F.batch_norm(
+            input,
+            self.running_mean if given else None,
+            self.running_var if given else None,
+            self.weight,
+            self.bias,
+            use_batch,
+            momentum,
+            self.eps,
+        )
+
+    def extra_repr(self) -> str:
+        return (
+            f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+            f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}"
+        )
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of a (N, C) or (N, C, L) input, per channel C.
+
+    >>> import minigrad as torch
+    >>> bn = torch.nn.BatchNorm1d(2)
+    >>> bn
+    BatchNorm1d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+    >>> bn(torch.tensor([[1.0, 10.0], [3.0, 30.0]]))
+    tensor([[-1.0000, -1.0000],
+            [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+    >>> bn.running_mean, bn.num_batches_tracked
+    (tensor([0.2000, 2.0000]), tensor(1))
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of (N, C, H, W) images, per channel C (over N, H and W).
+
+    >>> import minigrad as torch
+    >>> bn = torch.nn.BatchNorm2d(3).eval()  # eval: normalise with the running statistics
+    >>> bn(torch.ones(1, 3, 2, 2))[0, 0]
+    tensor([[1.0000, 1.0000],
+            [1.0000, 1.0000]], grad_fn=<SelectBackward0>)
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 4:
+            raise ValueError(f"expected 4D input (got {input.ndim}D input)")
