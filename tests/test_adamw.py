@@ -17,29 +17,10 @@ from minigrad.nn import functional as F
 
 torch = pytest.importorskip("torch")
 
+from test_optim import TOL, arr, build_pair  # noqa: E402  (the same tiny MLP in both libraries)
+
 # Every training test runs on each device (see tests/conftest.py), as in test_optim.py.
 on_device = pytest.mark.usefixtures("on_device")
-
-# float32: a few roundings apart per step (NumPy and PyTorch order some operations differently).
-TOL = {"float64": dict(rtol=1e-10, atol=1e-12), "float32": dict(rtol=2e-5, atol=2e-6)}
-
-
-def arr(t) -> np.ndarray:
-    return t.detach().cpu().numpy()
-
-
-def build_pair(dtype: str):
-    """A tiny MLP in each library with identical weights."""
-    ours = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2))
-    theirs = torch.nn.Sequential(torch.nn.Linear(3, 5), torch.nn.Tanh(), torch.nn.Linear(5, 2))
-    with torch.no_grad():
-        for p, q in zip(ours.parameters(), theirs.parameters()):
-            q.copy_(torch.from_numpy(arr(p).copy()))
-    if dtype == "float64":
-        ours.double()
-        theirs.double()
-    return ours, theirs
-
 
 CONFIGS = {
     "defaults": dict(),
