@@ -117,3 +117,16 @@ def cpu_repr(t, text: str | None = None) -> str:
     on = "" if t.device.type == "cpu" else f", device='{t.device}'"
     assert on in text, text
     return text.replace(on, "")
+
+
+def node_names(t) -> list[str]:
+    """The node names of ``t``'s graph, depth first along ``next_functions`` (a node reached twice
+    is listed twice; ``torch::autograd::`` dropped), to compare recorded graphs."""
+    names, stack = [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        names.append(node.name().replace("torch::autograd::", ""))
+        stack.extend(n for n, _ in reversed(node.next_functions))
+    return names

@@ -11,7 +11,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, same_error, values  # noqa: E402
+from oracle import Oracle, node_names, same_error, values  # noqa: E402
 
 import minigrad  # noqa: E402
 
@@ -170,18 +170,6 @@ def test_errors_match_torch(name):
     same_error(fn, words)
 
 
-def _graph(t) -> list[str]:
-    """Node names of ``t``'s graph, depth first (``torch::autograd::`` dropped)."""
-    names, stack = [], [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        names.append(node.name().replace("torch::autograd::", ""))
-        stack.extend(n for n, _ in reversed(node.next_functions))
-    return names
-
-
 def _grad_graph(lib, out, x):
     """The gradient of ``out.exp().sum()`` with its own graph (of the backward pass)."""
     return lib.autograd.grad(out.exp().sum(), x, create_graph=True)[0]
@@ -217,7 +205,7 @@ GRAPHS = {
 def test_graphs_match_torch(name):
     def run(lib):
         x = _x(lib)
-        return _graph(GRAPHS[name](lib, x))
+        return node_names(GRAPHS[name](lib, x))
 
     same(run)
 

@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, same_error, values  # noqa: E402
+from oracle import Oracle, node_names, same_error, values  # noqa: E402
 
 import minigrad  # noqa: E402
 
@@ -22,18 +22,6 @@ def _leaf(lib, data, dtype=None):
 
 
 A2 = [[3.0, 1.0], [1.0, 2.0]]
-
-
-def _names(t) -> list[str]:
-    """The node names of ``t``'s graph, depth first (``torch::autograd::`` dropped)."""
-    names, stack = [], [t.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        names.append(node.name().replace("torch::autograd::", ""))
-        stack.extend(n for n, _ in reversed(node.next_functions))
-    return names
 
 
 ERRORS = {
@@ -200,7 +188,7 @@ def test_double_backward_graphs_are_torchs():
         x = lib.linalg.solve(A, b)
         gA, gb = lib.autograd.grad((x * x).sum(), (A, b), create_graph=True)
         (gi,) = lib.autograd.grad(lib.linalg.inv(A).pow(2).sum(), A, create_graph=True)
-        return _names(gA)[:8], _names(gb)[:4], _names(gi)[:6]
+        return node_names(gA)[:8], node_names(gb)[:4], node_names(gi)[:6]
 
     ours, theirs = run(minigrad), run(torch)
     assert ours == theirs
