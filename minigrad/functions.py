@@ -556,10 +556,11 @@ def _scatter_at(xp, a, dim, index, src, add):
         values = src[tuple(slice(0, n) for n in index.shape)]
     else:
         values = xp.asarray(src).astype(a.dtype)  # cast first: an int out of range wraps, as in PyTorch
+    key = _positions(xp, index, dim)
     if add:
-        backend.scatter_add(target, _positions(xp, index, dim), values)
+        backend.scatter_add(target, key, values)
     else:
-        target[_positions(xp, index, dim)] = values
+        target[key] = values
     return out
 
 
@@ -2156,7 +2157,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     tensor([[-0.1000],
             [-0.2000]])
     """
-    dim = _check_index_along("gather", input, dim, index, "input")
+    dim = _check_index_along("gather", input, dim, index)
     if sparse_grad:
         raise NotImplementedError("gather(sparse_grad=True): minigrad has no sparse tensors; leave sparse_grad=False")
     _, (input, index) = _one_device("gather", input, index)
@@ -2178,12 +2179,12 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
         )
     src = value if src is None else src
     if isinstance(src, Tensor):
-        dim = _check_index_along("scatter", input, dim, index, "self", src)
+        dim = _check_index_along("scatter", input, dim, index, src)
         _, (input, index, src) = _one_device("scatter", input, index, src)
         return scatter_op(input, src, dim=dim, index=_kept(index, input, src))
     if not isinstance(src, Number):
         raise TypeError(f"scatter(): argument 'src' must be Tensor or a number, not {type(src).__name__}")
-    dim = _check_index_along("scatter", input, dim, index, "self")
+    dim = _check_index_along("scatter", input, dim, index)
     _, (input, index) = _one_device("scatter", input, index)
     return scatter_value_op(input, dim=dim, index=_kept(index, input), value=src)
 
@@ -2198,12 +2199,12 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_add(): argument 'src' (position 4) must be Tensor, not {type(src).__name__}")
-    dim = _check_index_along("scatter", input, dim, index, "self", src)
+    dim = _check_index_along("scatter", input, dim, index, src)
     _, (input, index, src) = _one_device("scatter_add", input, index, src)
     return scatter_add_op(input, src, dim=dim, index=_kept(index, input, src))
 
 
-def _check_index_along(name: str, input: Tensor, dim: int, index, role: str, src: Tensor | None = None) -> int:
+def _check_index_along(name: str, input: Tensor, dim: int, index, src: Tensor | None = None) -> int:
     """PyTorch's checks of gather's and scatter's ``index`` (and ``src``); returns ``dim`` wrapped."""
     if not isinstance(index, Tensor):
         raise TypeError(f"{name}(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
@@ -2213,6 +2214,7 @@ def _check_index_along(name: str, input: Tensor, dim: int, index, role: str, src
     if src is not None and src.dtype is not input.dtype:
         raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
     if builtins.max(index.ndim, 1) != builtins.max(input.ndim, 1):
+        role = "input" if name == "gather" else "self"
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {role} tensor")
     if src is not None and builtins.max(src.ndim, 1) != builtins.max(index.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
