@@ -16,6 +16,21 @@ from .module import Module
 from .parameter import Parameter
 
 
+def _register_scale_and_shift(module: Module, shape: tuple, affine: bool, bias: bool, device, dtype) -> None:
+    """The learnable ``weight`` (and ``bias``, unless ``bias=False``) of ``shape``, or None for
+    each when not ``affine``: registered as PyTorch's normalization layers register them."""
+    for name, wanted in (("weight", affine), ("bias", affine and bias)):
+        module.register_parameter(name, Parameter(empty(shape, device=device, dtype=dtype)) if wanted else None)
+
+
+def _reset_scale_and_shift(module: Module) -> None:
+    """Start as the identity: weight 1, bias 0."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """Standardise over the last dims (``normalized_shape``), then scale and shift elementwise by
     ``weight`` and ``bias`` of that shape (ones and zeros to start with).
@@ -43,22 +58,11 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _register_scale_and_shift(self, self.normalized_shape, elementwise_affine, bias, device, dtype)
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def forward(self, input: Tensor) -> Tensor:
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -95,15 +99,7 @@ class _BatchNorm(Module):
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
-        if affine:
-            self.weight = Parameter(empty(num_features, device=device, dtype=dtype))
-            if bias:
-                self.bias = Parameter(empty(num_features, device=device, dtype=dtype))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _register_scale_and_shift(self, (num_features,), affine, bias, device, dtype)
         if track_running_stats:
             # buffers: state saved in state_dict and moved by .to(), but not trained
             self.register_buffer("running_mean", zeros(num_features, device=device, dtype=dtype))
@@ -123,10 +119,7 @@ class _BatchNorm(Module):
 
     def reset_parameters(self) -> None:
         self.reset_running_stats()
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_scale_and_shift(self)
 
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
