@@ -594,6 +594,11 @@ FOUND_BY_RANDOM_PROGRAMS = {
         lib.autograd.grad(x.relu(), x, lib.tensor([math.inf, -math.inf, 1.0, -2.0, 3.0]))[0],
         lib.autograd.grad(lib.autograd.grad((x.relu() ** 2 * -1).sum(), x, create_graph=True)[0].sum(), x)[0],
     ),
+    # ... and where it is on, the gradient passes bit for bit: -0.0 stays -0.0, nan stays nan.
+    "relu's gradient where it is on": lambda lib: (
+        1 / lib.autograd.grad((x := _leaf(lib, [1.0, 2.0, 0.0])).relu(), x, lib.tensor([-0.0, math.nan, -0.0]))[0],
+        1 / lib.autograd.grad((y := _leaf(lib, [1.0, -2.0]).double()).relu(), y, -lib.zeros(2).double())[0],
+    ),
     "bools to bool powers": lambda lib: ((b := lib.tensor([False, True])) ** True, b**False, b.pow(True), b**2),
     "0 to tensor powers": lambda lib: lib.autograd.grad((0.0 ** (x := _leaf(lib, [-2.0, 0.0, 1.0]))).sum(), x),
     "empty integer softmax": lambda lib: (
