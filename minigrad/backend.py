@@ -585,13 +585,48 @@ def unshared(array, holders: int = 1) -> bool:
     )
 
 
-def add_into(dst, src) -> None:
-    """``dst += src`` on the destination's device (gradient accumulation, an optimizer's step)."""
-    compute(device_of(dst), _add_into, (dst, src), {})
+def add_into(dst, src, alpha=1) -> None:
+    """``dst += alpha * src`` on the destination's device (gradient accumulation, an optimizer's
+    step). With an ``alpha`` it is one fused multiply-add per element, as in PyTorch's ``add_``:
+    on the CPU, BLAS ``axpy`` gives PyTorch's bits, without a temporary array."""
+    axpy = _axpy(dst, src) if alpha != 1 else None
+    if axpy is None:
+        compute(device_of(dst), _add_into, (dst, src, alpha), {})
+        return
+    flat = dst.reshape(-1)  # a view: dst is one row-major block
+    out = axpy(src.reshape(-1), flat, a=alpha)
+    if out is not flat:  # (BLAS wrote into a copy: cannot happen for the arrays _axpy accepts)
+        flat[...] = out
 
 
-def _add_into(xp, dst, src) -> None:
-    dst += src
+def _add_into(xp, dst, src, alpha) -> None:
+    dst += src if alpha == 1 else src * alpha
+
+
+_AXPY: dict = {}
+
+
+def _axpy(dst, src):
+    """BLAS ``axpy`` (``y += a * x`` in place) for ``dst``, or None where it does not apply: not
+    NumPy, not float32/float64, not one writable row-major block, or ``src`` of another shape
+    or dtype."""
+    if not (
+        type(dst) is numpy.ndarray
+        and dst.dtype.char in "fd"
+        and dst.flags.c_contiguous
+        and dst.flags.writeable
+        and 0 < dst.size < 2**31
+        and src.dtype == dst.dtype
+        and src.shape == dst.shape
+        and type(src) is numpy.ndarray
+    ):
+        return None
+    axpy = _AXPY.get(dst.dtype.char)
+    if axpy is None:
+        from scipy.linalg import blas  # imported on the first use: SciPy's linalg is slow to import
+
+        axpy = _AXPY[dst.dtype.char] = blas.get_blas_funcs("axpy", dtype=dst.dtype)
+    return axpy
 
 
 def erf(a):

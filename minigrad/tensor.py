@@ -757,7 +757,7 @@ class Tensor:
     # In-place operations: each bumps ``_version``.
     def add_(self, other, *, alpha=1) -> Tensor:
         if self._adds_plainly(other):  # one NumPy update in place, where the general path copies
-            backend.add_into(self._data, other._data if alpha == 1 else other._data * alpha)
+            backend.add_into(self._data, other._data, alpha)
             self._version_counter.value += 1
             return self
         return self._apply_inplace(lambda s: F.add(s, other, alpha=alpha), (other,))

@@ -2,7 +2,8 @@
 
 - ``.grad`` takes a gradient without copying it only when nothing else can see its memory:
   a gradient the user passed in, kept from a hook, or sent to two leaves is always copied.
-- ``add_`` without autograd updates the array in place (an optimizer's step).
+- ``add_`` without autograd updates the array in place (an optimizer's step); with an ``alpha``,
+  one fused multiply-add per element gives PyTorch's bits.
 - ``nll_loss`` picks and scatters with plain indexing in every input rank, and counts each target
   once without a weight or an ignored target.
 """
@@ -132,6 +133,35 @@ def test_add_in_place_without_autograd_matches_torch(lib):
     assert out is w and w._version == before + 1
     np.testing.assert_allclose(w.detach().numpy(), np.full((2, 3), 0.95), rtol=1e-7)
     assert w.is_leaf and w.requires_grad and w.grad_fn is None
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [1, 7, 8, 33, 1001, 200_711])  # vector widths and their remainders
+def test_add_in_place_with_alpha_gives_torchs_bits(size, dtype):
+    # One fused multiply-add per element, as PyTorch's kernel (BLAS axpy): x * alpha rounded
+    # first and then added would differ in the last bit here and there. An SGD step is this add_.
+    rng = np.random.default_rng(size)
+    w, g = (rng.standard_normal((size,)).astype(dtype) for _ in range(2))
+    ours, theirs = minigrad.tensor(w), torch.tensor(w)
+    for alpha in (-0.01, 1 / 3, 2):
+        ours.add_(minigrad.tensor(g), alpha=alpha)
+        theirs.add_(torch.tensor(g), alpha=alpha)
+        assert ours.numpy().tobytes() == theirs.numpy().tobytes()
+
+
+def test_an_sgd_step_gives_torchs_bits():
+    weights = np.random.default_rng(0).standard_normal((2, 64, 33)).astype("float32")
+    params = {lib: [lib.tensor(w, requires_grad=True) for w in weights] for lib in (minigrad, torch)}
+    for lib, (w, v) in params.items():
+        opt = lib.optim.SGD([w, v], lr=0.037)
+        for _ in range(3):
+            opt.zero_grad()
+            ((w * v).sin().sum() * 1e-3).backward()  # a gradient of each library's own, made alike
+            w.grad.copy_(lib.tensor(weights[1]))
+            v.grad.copy_(lib.tensor(weights[0]))
+            opt.step()
+    for ours, theirs in zip(params[minigrad], params[torch]):
+        assert ours.detach().numpy().tobytes() == theirs.detach().numpy().tobytes()
 
 
 @pytest.mark.parametrize(
