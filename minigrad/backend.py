@@ -442,6 +442,14 @@ def scalar(value, d: dtypes.dtype, dev: device):
         return xp(dev).full((), host[()], dtype=target)
 
 
+def scalar_like(value: float, like):
+    """:func:`scalar` for a float in the dtype and on the device of the floating array ``like``
+    (``x * 0.5``: the quick path every operation with a number takes)."""
+    if type(like) is numpy.ndarray:
+        return numpy.asarray(value, dtype=like.dtype)
+    return scalar(value, dtypes.from_array_dtype(like.dtype), device_of(like))
+
+
 def to_numpy(array):
     """A NumPy array with the values of ``array`` (a copy when it lives on a GPU)."""
     if isinstance(array, numpy.ndarray | numpy.generic):

@@ -898,6 +898,8 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
         dtype = a.dtype
         if type(b) is float or type(b) is int:
             if dtype.is_floating_point:  # the number takes the tensor's dtype
+                if type(b) is float:
+                    return op(a, Tensor._make(backend.scalar_like(b, a._data)), **params)
                 return op(a, scalar_tensor(b, dtype, a.device), **params)
             promoted = dtypes.get_default_dtype() if float_result or type(b) is float else dtype
             if promoted is dtypes.bool:
