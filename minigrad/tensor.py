@@ -924,26 +924,8 @@ class Tensor:
         return self.pow_(other)
 
     # ------------------------------------------------------------------ operators
-    def __add__(self, other):
-        return F.add(self, other)
-
-    def __radd__(self, other):
-        return F.add(self, other)
-
-    def __sub__(self, other):
-        return F.sub(self, other)
-
-    def __rsub__(self, other):
-        return F.rsub(self, other)
-
-    def __mul__(self, other):
-        return F.mul(self, other)
-
-    def __rmul__(self, other):
-        return F.mul(self, other)
-
-    def __truediv__(self, other):
-        return F.div(self, other)
+    # x + y, x - y, x * y, x / y (and 2 + x, 2 * x, 2 - x) are the functions add, sub, mul, div
+    # and rsub themselves: set at the end of this file, once `functions` is imported.
 
     def __rtruediv__(self, other):
         return F.reciprocal(self) * other
@@ -1193,3 +1175,8 @@ from . import functions as F  # noqa: E402  (functions needs Tensor, so it is im
 # Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x).
 for _name in _METHODS:
     setattr(Tensor, _name, getattr(F, _name))
+# The commonest operators call no method of their own first (each is one Python call less).
+Tensor.__add__ = Tensor.__radd__ = F.add
+Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub
+Tensor.__mul__ = Tensor.__rmul__ = F.mul
+Tensor.__truediv__ = F.div
