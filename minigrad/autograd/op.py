@@ -26,7 +26,7 @@ import math
 from .. import backend, dtypes
 from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
 from .grad_mode import is_grad_enabled
-from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
+from .graph import FREED_MESSAGE, Node, SavedTensor, _sequence, gradient_edge
 
 _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
 UNREAD_RESULT = "result (unread)"  # in Op.wanted: save the result only to check its version
@@ -137,7 +137,8 @@ class OpNode(Node):
             else:
                 edges.append(gradient_edge(t))
             meta.append((t._data.shape, t._data.dtype))  # the array's dtype: cheaper to read
-        Node.__init__(self, tuple(edges))
+        self.next_functions = tuple(edges)
+        self._sequence_nr = next(_sequence)  # (Node.__init__, written out)
         self.needs_input_grad = needs = tuple(needs)
         self.params = params
         self.input_meta = tuple(meta)
@@ -164,7 +165,9 @@ class OpNode(Node):
         """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
         or a shape."""
         saved = self.saved.get(key)
-        if saved is not None:
+        if type(saved) is SavedTensor:  # (it checks itself whether the graph was freed)
+            return saved.unpack(self)
+        if saved is not None:  # a variadic input: a list
             return self._unpack(saved)
         if key in self.params:
             value = self.params[key]
