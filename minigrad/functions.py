@@ -160,6 +160,99 @@ masked_fill_tensor_op = Op("MaskedFillBackward1", lambda xp, self, value, *, mas
                            self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0),
                            value=lambda grad, mask: where(Tensor._make(mask), grad, 0.0).sum())
 
+# More elementwise math, with PyTorch's derivative formulas (so double backward matches too).
+asin_op = Op("AsinBackward0", lambda xp, self: xp.arcsin(self),
+             self=lambda grad, self: grad * (-self * self + 1).rsqrt())
+acos_op = Op("AcosBackward0", lambda xp, self: xp.arccos(self),
+             self=lambda grad, self: grad * -(-self * self + 1).rsqrt())
+atan_op = Op("AtanBackward0", lambda xp, self: xp.arctan(self),
+             self=lambda grad, self: grad / (self * self + 1))
+sinh_op = Op("SinhBackward0", lambda xp, self: xp.sinh(self),
+             self=lambda grad, self: grad * self.cosh())
+cosh_op = Op("CoshBackward0", lambda xp, self: xp.cosh(self),
+             self=lambda grad, self: grad * self.sinh())
+asinh_op = Op("AsinhBackward0", lambda xp, self: xp.arcsinh(self),
+              self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
+acosh_op = Op("AcoshBackward0", lambda xp, self: xp.arccosh(self),
+              self=lambda grad, self: grad * (self * self - 1).rsqrt())
+atanh_op = Op("AtanhBackward0", lambda xp, self: xp.arctanh(self),
+              self=lambda grad, self: grad / (1 - self.pow(2)))
+# PyTorch has no derivative for the in-place asinh_, acosh_ and atanh_: their own nodes raise.
+asinh_inplace_op = Op("AsinhBackward1", asinh_op.forward, self=lambda grad: _not_implemented("inplace version of asinh"))
+acosh_inplace_op = Op("AcoshBackward1", acosh_op.forward, self=lambda grad: _not_implemented("inplace version of acosh"))
+atanh_inplace_op = Op("AtanhBackward1", atanh_op.forward, self=lambda grad: _not_implemented("inplace version of atanh"))
+# atan2(y, x) is the angle of the point (x, y): d/dy = x / (x² + y²), d/dx = -y / (x² + y²).
+atan2_op = Op("Atan2Backward0", lambda xp, self, other: xp.arctan2(self, other),
+              self=lambda grad, self, other: grad * other * _inverse_square_radius(self, other),
+              other=lambda grad, self, other: grad * -self * _inverse_square_radius(self, other))
+hypot_op = Op("HypotBackward0", lambda xp, self, other: xp.hypot(self, other),
+              self=lambda grad, self, result: grad * self / result,
+              other=lambda grad, other, result: grad * other / result)
+log2_op = Op("Log2Backward0", lambda xp, self: xp.log2(self),
+             self=lambda grad, self: grad / (self * math.log(2)))
+log10_op = Op("Log10Backward0", lambda xp, self: xp.log10(self),
+              self=lambda grad, self: grad / (self * math.log(10)))
+exp2_op = Op("Exp2Backward0", lambda xp, self: xp.exp2(self),
+             self=lambda grad, result: grad * result * math.log(2))
+logaddexp_op = Op("LogaddexpBackward0", lambda xp, self, other: xp.logaddexp(self, other),
+                  self=lambda grad, self, other: grad / (1 + (other - self).exp()),
+                  other=lambda grad, self, other: grad / (1 + (self - other).exp()))
+logaddexp2_op = Op("Logaddexp2Backward0", lambda xp, self, other: xp.logaddexp2(self, other),
+                   self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
+                   other=lambda grad, self, other: grad / (1 + pow(2, self - other)))
+# xlogy is 0 where self is 0 (0 * log(0) = 0); PyTorch's gradient for self is 0 there too
+# where other <= 0. A number on either side is one of PyTorch's two other overloads.
+xlogy_op = Op("XlogyBackward0", lambda xp, self, other: _xlogy(xp, self, other),
+              self=lambda grad, self, other: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0),
+              other=lambda grad, self, other: grad * self / other)
+xlogy_scalar_self_op = Op("XlogyBackward1", lambda xp, other, *, self: _xlogy(xp, xp.asarray(self, dtype=other.dtype), other),
+                          other=lambda grad, self, other: grad * self / other)
+xlogy_scalar_other_op = Op("XlogyBackward2", lambda xp, self, *, other: _xlogy(xp, self, xp.asarray(other, dtype=self.dtype)),
+                           self=lambda grad, self, other: xlogy(grad, other) if other > 0 else xlogy(grad, other).masked_fill(self == 0, 0))
+# lerp with a number as weight (LerpBackward0) or a tensor (LerpBackward1).
+lerp_op = Op("LerpBackward0", lambda xp, self, end, *, weight: _lerp(xp, self, end, weight),
+             self=lambda grad, weight: grad * (1 - weight),
+             end=lambda grad, weight: grad * weight)
+lerp_tensor_op = Op("LerpBackward1", lambda xp, self, end, weight: _lerp(xp, self, end, weight),
+                    self=lambda grad, weight: grad * (1 - weight),
+                    end=lambda grad, weight: grad * weight,
+                    weight=lambda grad, self, end: grad * (end - self))
+addcmul_op = Op("AddcmulBackward0", lambda xp, self, tensor1, tensor2, *, value: self + _as_dtype_of(xp, value, self) * tensor1 * tensor2,
+                self=lambda grad: grad,
+                tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
+                tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
+addcdiv_op = Op("AddcdivBackward0", lambda xp, self, tensor1, tensor2, *, value: self + _as_dtype_of(xp, value, self) * tensor1 / tensor2,
+                self=lambda grad: grad,
+                tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
+                tensor2=lambda grad, tensor1, tensor2, value: -grad * (value * tensor1 / (tensor2 * tensor2)))
+frac_op = Op("FracBackward0", lambda xp, self: self - xp.trunc(self),
+             self=lambda grad: grad)
+# fmax and fmin ignore NaN (the other value is taken); a tie gives self the whole gradient.
+fmax_op = Op("FmaxBackward0", lambda xp, self, other: xp.fmax(self, other),
+             self=lambda grad, self, other: grad.masked_fill(~((self >= other) | other.isnan()), 0),
+             other=lambda grad, self, other: grad.masked_fill((self >= other) | other.isnan(), 0))
+fmin_op = Op("FminBackward0", lambda xp, self, other: xp.fmin(self, other),
+             self=lambda grad, self, other: grad.masked_fill(~((self <= other) | other.isnan()), 0),
+             other=lambda grad, self, other: grad.masked_fill((self <= other) | other.isnan(), 0))
+nan_to_num_op = Op("NanToNumBackward0", lambda xp, self, *, nan, posinf, neginf: xp.nan_to_num(self, nan=nan, posinf=posinf, neginf=neginf),
+                   self=lambda grad, self: grad * self.isfinite())
+logit_op = Op("LogitBackward0", lambda xp, self, *, eps: _logit(xp, self, eps),
+              self=lambda grad, self, eps: _logit_backward(grad, self, eps))
+sinc_op = Op("SincBackward0", lambda xp, self: _sinc(xp, self),
+             self=lambda grad, self: _sinc_backward(grad, self))
+deg2rad_op = Op("Deg2RadBackward0", lambda xp, self: self * (math.pi / 180),
+                self=lambda grad: grad * (math.pi / 180))
+rad2deg_op = Op("Rad2DegBackward0", lambda xp, self: self * (180 / math.pi),
+                self=lambda grad: grad * (180 / math.pi))
+# sgn is sign for real numbers, with a zero gradient; PyTorch saves self and result (which its
+# rule for complex numbers reads), so this rule names them too.
+sgn_op = Op("SgnBackward0", lambda xp, self: xp.nan_to_num(xp.sign(self)),  # sgn(nan) is 0, as in PyTorch
+            self=lambda grad, self, result: zeros_like_tensor(grad))
+# heaviside has no derivative in PyTorch: its node is NotImplemented, and backward through it raises.
+heaviside_op = Op("NotImplemented", lambda xp, self, values: xp.where(self == 0, values, self > 0).astype(self.dtype, copy=False),
+                  self=lambda grad: _no_derivative("heaviside"),
+                  values=lambda grad: _no_derivative("heaviside"))
+
 sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
             self=lambda grad, self_shape: grad.expand(self_shape))
 sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self, dim, keepdim),
@@ -372,6 +465,38 @@ def _power(xp, base, exponent):
     return xp.where(negative, inverse, result).astype(result.dtype)
 
 
+def _xlogy(xp, x, y):
+    """``x * log(y)``, 0 where ``x`` is 0, and NaN wherever ``y`` is NaN (PyTorch's kernel)."""
+    out = xp.where(x == 0, 0, x * xp.log(y))
+    return xp.where(xp.isnan(y), y, out).astype(out.dtype, copy=False)
+
+
+def _lerp(xp, start, end, weight):
+    """PyTorch's formula: from ``start`` for small weights, from ``end`` for the others, so that
+    weights 0 and 1 give ``start`` and ``end`` exactly."""
+    if not backend.is_array(weight):  # a number
+        return start + weight * (end - start) if builtins.abs(weight) < 0.5 else end - (end - start) * (1 - weight)
+    return xp.where(xp.abs(weight) < 0.5, start + weight * (end - start), end - (end - start) * (1 - weight))
+
+
+def _as_dtype_of(xp, number, like):
+    """A number as a 0-d array of ``like``'s dtype (a float becomes an int for integers, as in PyTorch)."""
+    return xp.asarray(number).astype(like.dtype)
+
+
+def _logit(xp, a, eps):
+    if eps is not None and eps >= 0:  # a negative eps is no eps, as in PyTorch
+        lo, hi = xp.asarray(eps, dtype=a.dtype), xp.asarray(1 - eps, dtype=a.dtype)
+        a = xp.where(a < lo, lo, xp.where(a > hi, hi, a))  # PyTorch's order (eps > 0.5 included); NaN stays
+    return xp.log(a / (1 - a))
+
+
+def _sinc(xp, a):
+    x = a.astype("float32") if a.dtype == "float16" else a  # half computes in float32, as in PyTorch
+    scaled = x * math.pi
+    return xp.where(x == 0, 1, xp.sin(scaled) / scaled).astype(a.dtype, copy=False)
+
+
 def _clamp(xp, a, lo, hi):
     if lo is not None:
         a = xp.maximum(xp.asarray(lo, dtype=a.dtype), a)
@@ -448,6 +573,10 @@ def _threshold_backward(xp, grad_output, self, threshold):
 
 def _no_derivative(name: str):
     raise RuntimeError(f"derivative for aten::{name} is not implemented")
+
+
+def _not_implemented(what: str):
+    raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
 
 
 def _check_divisor(a, b) -> None:
@@ -664,6 +793,27 @@ def _within(self: Tensor, lo, hi) -> Tensor:
     if hi is not None:
         mask = mask & (self <= hi)
     return mask
+
+
+def _inverse_square_radius(self: Tensor, other: Tensor) -> Tensor:
+    """``1 / (self² + other²)`` for atan2's gradient, 0 where that is infinite (at the origin
+    the gradient is 0, as in PyTorch, not NaN)."""
+    inverse = (self * self + other * other).reciprocal()
+    return inverse.masked_fill(inverse.isinf(), 0)
+
+
+def _logit_backward(grad: Tensor, self: Tensor, eps) -> Tensor:
+    """PyTorch's logit_backward: ``grad / (self * (1 - self))``; outside [0, 1] NaN without
+    ``eps``, and 0 outside [eps, 1 - eps] with it (where the forward clamped)."""
+    if eps is None or eps < 0:
+        return where((self < 0) | (self > 1), math.nan, grad / (self * (1 - self)))
+    return where((self < eps) | (self > 1 - eps), 0.0, grad / (self * (1 - self)))
+
+
+def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """d/dx sin(pi x) / (pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x²), 0 at x = 0 (PyTorch's)."""
+    scaled, denominator = self * math.pi, self * self * math.pi
+    return where(denominator == 0, 0.0, grad * (scaled * scaled.cos() - scaled.sin()) / denominator)
 
 
 def _unreduce(grad: Tensor, shape, dim, keepdim) -> Tensor:
@@ -1145,6 +1295,348 @@ def tanh(input: Tensor) -> Tensor:
 
 def sigmoid(input: Tensor) -> Tensor:
     return sigmoid_op(_check_tensor(input, "sigmoid"), dtype=_floating(input))
+
+
+def asin(input: Tensor) -> Tensor:
+    """The inverse sine, in radians (NaN outside [-1, 1]; integers give floats)."""
+    return asin_op(_check_tensor(input, "asin"), dtype=_floating(input))
+
+
+def acos(input: Tensor) -> Tensor:
+    """The inverse cosine, in radians (NaN outside [-1, 1]; integers give floats)."""
+    return acos_op(_check_tensor(input, "acos"), dtype=_floating(input))
+
+
+def atan(input: Tensor) -> Tensor:
+    """The inverse tangent, in radians, in (-pi/2, pi/2) (integers give floats)."""
+    return atan_op(_check_tensor(input, "atan"), dtype=_floating(input))
+
+
+def sinh(input: Tensor) -> Tensor:
+    """The hyperbolic sine, ``(exp(x) - exp(-x)) / 2`` (integers give floats)."""
+    return sinh_op(_check_tensor(input, "sinh"), dtype=_floating(input))
+
+
+def cosh(input: Tensor) -> Tensor:
+    """The hyperbolic cosine, ``(exp(x) + exp(-x)) / 2`` (integers give floats)."""
+    return cosh_op(_check_tensor(input, "cosh"), dtype=_floating(input))
+
+
+def asinh(input: Tensor) -> Tensor:
+    """The inverse hyperbolic sine (integers give floats)."""
+    return asinh_op(_check_tensor(input, "asinh"), dtype=_floating(input))
+
+
+def acosh(input: Tensor) -> Tensor:
+    """The inverse hyperbolic cosine (NaN below 1; integers give floats)."""
+    return acosh_op(_check_tensor(input, "acosh"), dtype=_floating(input))
+
+
+def atanh(input: Tensor) -> Tensor:
+    """The inverse hyperbolic tangent (+-inf at +-1, NaN beyond; integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.atanh(torch.tensor([0.0, 0.5, 1.0]))
+    tensor([0.0000, 0.5493,    inf])
+    """
+    return atanh_op(_check_tensor(input, "atanh"), dtype=_floating(input))
+
+
+arcsin, arccos, arctan = asin, acos, atan  # NumPy's names, which PyTorch has too
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+
+def _check_tensors(name: str, *arguments: tuple[str, object]) -> None:
+    """PyTorch's TypeError for an argument that must be a tensor: ``arguments`` are (name, value)
+    pairs in the order of the signature."""
+    for position, (argument, value) in enumerate(arguments, 1):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"{name}(): argument '{argument}' (position {position}) must be Tensor, not {type(value).__name__}"
+            )
+
+
+def _invalid_arguments(name: str, *values) -> TypeError:
+    """PyTorch's TypeError when no overload of ``name`` takes the types of ``values``."""
+    got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in values)
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got})")
+
+
+def atan2(input: Tensor, other: Tensor) -> Tensor:
+    """The angle of the point (``other``, ``input``) in radians, in [-pi, pi]: the quadrant is
+    known, unlike ``atan(input / other)`` (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.atan2(torch.tensor([1.0, -1.0]), torch.tensor([0.0, -1.0]))
+    tensor([ 1.5708, -2.3562])
+    """
+    _check_tensors("atan2", ("input", input), ("other", other))
+    return _binary(atan2_op, input, other, float_result=True)
+
+
+arctan2 = atan2
+
+
+def _floating_binary(op: Op, name: str, input: Tensor, other: Tensor) -> Tensor:
+    """An elementwise op of two tensors that PyTorch has floating kernels only for."""
+    _check_tensors(name, ("input", input), ("other", other))
+    _broadcast_first(input, other)
+    dtype = _operand_dtype((input, other))
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{dtype._legacy_name}'")
+    return _binary(op, input, other)
+
+
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """``sqrt(input**2 + other**2)``, the length of the hypotenuse, without overflow on the way
+    (floating tensors only, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.hypot(torch.tensor([3.0, 1e30]), torch.tensor([4.0, 1e30]))
+    tensor([5.0000e+00, 1.4142e+30])
+    """
+    return _floating_binary(hypot_op, "hypot", input, other)
+
+
+def log2(input: Tensor) -> Tensor:
+    """The base-2 logarithm (integers give floats)."""
+    return log2_op(_check_tensor(input, "log2"), dtype=_floating(input))
+
+
+def log10(input: Tensor) -> Tensor:
+    """The base-10 logarithm (integers give floats)."""
+    return log10_op(_check_tensor(input, "log10"), dtype=_floating(input))
+
+
+def exp2(input: Tensor) -> Tensor:
+    """``2 ** input`` (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.exp2(torch.tensor([0, 3, -1]))
+    tensor([1.0000, 8.0000, 0.5000])
+    """
+    return exp2_op(_check_tensor(input, "exp2"), dtype=_floating(input))
+
+
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:
+    """``log(exp(input) + exp(other))`` without overflow (floating tensors only).
+
+    >>> import minigrad as torch
+    >>> torch.logaddexp(torch.tensor([1000.0, 1.0]), torch.tensor([1000.0, 1.0]))  # exp(1000) is inf
+    tensor([1000.6932,    1.6931])
+    """
+    return _floating_binary(logaddexp_op, "logaddexp", input, other)
+
+
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """``log2(2**input + 2**other)`` without overflow (floating tensors only)."""
+    return _floating_binary(logaddexp2_op, "logaddexp2", input, other)
+
+
+def xlogy(input, other) -> Tensor:
+    """``input * log(other)``, but 0 where ``input`` is 0 (so 0 * log(0) is 0, as entropies
+    need); NaN where ``other`` is NaN. Either side may be a number; integers give floats.
+
+    >>> import minigrad as torch
+    >>> p = torch.tensor([0.0, 0.5, 0.5])
+    >>> -torch.xlogy(p, p).sum()  # the entropy, with no NaN from the zero
+    tensor(0.6931)
+    """
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        return _binary(xlogy_op, input, other, float_result=True)
+    number_self = isinstance(input, Number) and isinstance(other, Tensor)
+    if not number_self and not (isinstance(input, Tensor) and isinstance(other, Number)):
+        raise _invalid_arguments("xlogy", input, other)
+    dtype = _operand_dtype((input, other))
+    if not dtype.is_floating_point:
+        dtype = dtypes.get_default_dtype()
+    if number_self:
+        return xlogy_scalar_self_op(other, self=input, dtype=dtype)
+    return xlogy_scalar_other_op(input, other=other, dtype=dtype)
+
+
+def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
+    """``input + weight * (end - input)``: the straight line from ``input`` (weight 0) to
+    ``end`` (weight 1). ``weight`` is a number or a tensor; the tensors must have one floating
+    dtype (a 0-d ``weight`` may have another), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.lerp(torch.tensor([0.0, 10.0]), torch.tensor([10.0, 20.0]), 0.25)
+    tensor([ 2.5000, 12.5000])
+    """
+    weighted_by_tensor = isinstance(weight, Tensor)
+    if not isinstance(input, Tensor) or not isinstance(end, Tensor) or not (weighted_by_tensor or isinstance(weight, Number)):
+        raise _invalid_arguments("lerp", input, end, weight)
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype is not input.dtype and (name == "end" or t.ndim):
+            raise RuntimeError(
+                f"expected dtype {_cpp_name(input.dtype)} for `{name}` but got dtype {_cpp_name(t.dtype)}"
+            )
+    broadcast_shapes(input.shape, end.shape, *([weight.shape] if weighted_by_tensor else []))
+    if not input.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if weighted_by_tensor else "lerp_kernel_scalar"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+    if weighted_by_tensor:  # a 0-d weight of another dtype is converted, as in PyTorch
+        return lerp_tensor_op(input, end, weight, dtype=None if weight.dtype is input.dtype else input.dtype)
+    return lerp_op(input, end, weight=weight)
+
+
+def _cpp_name(dtype: dtypes.dtype) -> str:
+    return _CPP_NAMES.get(dtype, dtype.name)
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+    """``input + value * tensor1 * tensor2``, with broadcasting and type promotion.
+
+    >>> import minigrad as torch
+    >>> torch.addcmul(torch.ones(2), torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]), value=0.5)
+    tensor([2.5000, 5.0000])
+    """
+    return _add_combined(addcmul_op, "addcmul", input, tensor1, tensor2, value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: Number = 1) -> Tensor:
+    """``input + value * tensor1 / tensor2``, with broadcasting and type promotion; ``tensor1``
+    and ``tensor2`` may not both be integers (PyTorch refuses the old integer division)."""
+    return _add_combined(addcdiv_op, "addcdiv", input, tensor1, tensor2, value)
+
+
+def _add_combined(op: Op, name: str, input: Tensor, tensor1: Tensor, tensor2: Tensor, value) -> Tensor:
+    _check_tensors(name, ("input", input), ("tensor1", tensor1), ("tensor2", tensor2))
+    if not isinstance(value, Number):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type(value).__name__}")
+    if name == "addcdiv" and not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
+            "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes."
+        )
+    broadcast_shapes(input.shape, tensor1.shape, tensor2.shape)
+    dtype = _operand_dtype((input, tensor1, tensor2))
+    if dtype is dtypes.bool:
+        kernel = f"{name}_cpu_out" if input.device.type == "cpu" else f"{name}_cuda"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+    return op(input, tensor1, tensor2, value=value, dtype=dtype)
+
+
+def frac(input: Tensor) -> Tensor:
+    """The fractional part, ``input - trunc(input)``, with the sign of ``input`` (floating
+    tensors only, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.frac(torch.tensor([2.75, -2.75]))
+    tensor([ 0.7500, -0.7500])
+    """
+    if not _check_tensor(input, "frac").dtype.is_floating_point:
+        raise NotImplementedError(f"\"frac_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+    return frac_op(input)
+
+
+def fmax(input: Tensor, other: Tensor) -> Tensor:
+    """The larger of each pair of elements, ignoring NaN: where one of them is NaN the other
+    is taken (``maximum`` gives NaN there). A tie gives ``input`` the whole gradient.
+
+    >>> import minigrad as torch
+    >>> torch.fmax(torch.tensor([1.0, float("nan")]), torch.tensor([2.0, 3.0]))
+    tensor([2., 3.])
+    """
+    _check_tensors("fmax", ("input", input), ("other", other))
+    return _binary(fmax_op, input, other)
+
+
+def fmin(input: Tensor, other: Tensor) -> Tensor:
+    """The smaller of each pair of elements, ignoring NaN (see :func:`fmax`)."""
+    _check_tensors("fmin", ("input", input), ("other", other))
+    return _binary(fmin_op, input, other)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf: float | None = None, neginf: float | None = None) -> Tensor:
+    """``input`` with NaN replaced by ``nan``, inf by ``posinf`` and -inf by ``neginf`` (by
+    default the largest and the lowest finite value of its dtype). The gradient is 0 at the
+    replaced elements.
+
+    >>> import minigrad as torch
+    >>> torch.nan_to_num(torch.tensor([float("nan"), float("inf"), -1.5]), posinf=9.0)
+    tensor([ 0.0000,  9.0000, -1.5000])
+    """
+    if not _check_tensor(input, "nan_to_num").dtype.is_floating_point:
+        return clone(input)  # integers and bools have nothing to replace
+    return nan_to_num_op(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """``log(input / (1 - input))``, the inverse of sigmoid (NaN outside [0, 1]). With ``eps``,
+    ``input`` is first clamped to ``[eps, 1 - eps]``, and the gradient is 0 where it was clamped.
+
+    >>> import minigrad as torch
+    >>> torch.logit(torch.tensor([0.5, 0.0, 1.0]), eps=0.25)
+    tensor([ 0.0000, -1.0986,  1.0986])
+    """
+    return logit_op(_check_tensor(input, "logit"), eps=None if eps is None else float(eps), dtype=_floating(input))
+
+
+def sinc(input: Tensor) -> Tensor:
+    """The normalized sinc function, ``sin(pi * x) / (pi * x)``, and 1 at 0 (integers give floats)."""
+    return sinc_op(_check_tensor(input, "sinc"), dtype=_floating(input))
+
+
+def deg2rad(input: Tensor) -> Tensor:
+    """Degrees to radians: ``input * pi / 180`` (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.deg2rad(torch.tensor([180, 90]))
+    tensor([3.1416, 1.5708])
+    """
+    return deg2rad_op(_check_tensor(input, "deg2rad"), dtype=_floating(input))
+
+
+def rad2deg(input: Tensor) -> Tensor:
+    """Radians to degrees: ``input * 180 / pi`` (integers give floats)."""
+    return rad2deg_op(_check_tensor(input, "rad2deg"), dtype=_floating(input))
+
+
+def float_power(input, exponent) -> Tensor:
+    """``input ** exponent`` in double precision: tensors are converted to float64 first
+    (``ToCopyBackward0``, then ``pow``'s node, as in PyTorch), so an integer to a negative
+    power is fine.
+
+    >>> import minigrad as torch
+    >>> torch.float_power(torch.tensor([2, 4]), -1)
+    tensor([0.5000, 0.2500], dtype=torch.float64)
+    """
+    if isinstance(input, Tensor) and isinstance(exponent, Tensor):
+        return pow(input.to(dtypes.float64), exponent.to(dtypes.float64))
+    if isinstance(input, Tensor) and isinstance(exponent, Number):
+        return pow(input.to(dtypes.float64), float(exponent))
+    if isinstance(input, Number) and isinstance(exponent, Tensor):
+        return pow(float(input), exponent.to(dtypes.float64))
+    raise _invalid_arguments("float_power", input, exponent)
+
+
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """The step function: 0 where ``input`` is negative (or NaN), 1 where it is positive and
+    ``values`` where it is 0. Both tensors must have one dtype. Not differentiable, as in
+    PyTorch: its grad_fn is ``NotImplemented``, and backward through it raises.
+
+    >>> import minigrad as torch
+    >>> torch.heaviside(torch.tensor([-2.0, 0.0, 3.0]), torch.tensor(0.5))
+    tensor([0.0000, 0.5000, 1.0000])
+    """
+    _check_tensors("heaviside", ("input", input), ("values", values))
+    if input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    _broadcast_first(input, values)
+    return heaviside_op(input, values)
+
+
+def sgn(input: Tensor) -> Tensor:
+    """The sign of each element, -1, 0 or 1 (0 for NaN); PyTorch's sgn extends :func:`sign` to
+    complex numbers, which minigrad does not have. Its gradient is 0 (``SgnBackward0``)."""
+    if _check_tensor(input, "sgn").dtype is dtypes.bool:
+        return input.clone()  # bools stay bools, as in PyTorch
+    return sgn_op(input)
 
 
 def relu(input: Tensor) -> Tensor:
@@ -2597,6 +3089,17 @@ def logical_and(input, other) -> Tensor:
 
 def logical_or(input, other) -> Tensor:
     return _compare("logical_or", input, other)
+
+
+def logical_xor(input: Tensor, other: Tensor) -> Tensor:
+    """Whether exactly one of each pair of elements is non-zero (a bool tensor).
+
+    >>> import minigrad as torch
+    >>> torch.logical_xor(torch.tensor([True, True, False]), torch.tensor([1.0, 0.0, 0.0]))
+    tensor([False,  True, False])
+    """
+    _check_tensors("logical_xor", ("input", input), ("other", other))
+    return _compare("logical_xor", input, other)
 
 
 def logical_not(input: Tensor) -> Tensor:

@@ -861,6 +861,97 @@ class Tensor:
     def tanh_(self) -> Tensor:
         return self._apply_inplace(F.tanh)
 
+    def asin_(self) -> Tensor:
+        return self._apply_inplace(F.asin)
+
+    def acos_(self) -> Tensor:
+        return self._apply_inplace(F.acos)
+
+    def atan_(self) -> Tensor:
+        return self._apply_inplace(F.atan)
+
+    def sinh_(self) -> Tensor:
+        return self._apply_inplace(F.sinh)
+
+    def cosh_(self) -> Tensor:
+        return self._apply_inplace(F.cosh)
+
+    def asinh_(self) -> Tensor:  # AsinhBackward1, which PyTorch cannot differentiate
+        return self._apply_inplace(lambda s: F.asinh_inplace_op(s, dtype=F._floating(s)))
+
+    def acosh_(self) -> Tensor:  # AcoshBackward1, which PyTorch cannot differentiate
+        return self._apply_inplace(lambda s: F.acosh_inplace_op(s, dtype=F._floating(s)))
+
+    def atanh_(self) -> Tensor:  # AtanhBackward1, which PyTorch cannot differentiate
+        return self._apply_inplace(lambda s: F.atanh_inplace_op(s, dtype=F._floating(s)))
+
+    arcsin_, arccos_, arctan_ = asin_, acos_, atan_
+    arcsinh_, arccosh_, arctanh_ = asinh_, acosh_, atanh_
+
+    def atan2_(self, other: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.atan2(s, other), (other,))
+
+    arctan2_ = atan2_
+
+    def hypot_(self, other: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.hypot(s, other), (other,))
+
+    def log2_(self) -> Tensor:
+        return self._apply_inplace(F.log2)
+
+    def log10_(self) -> Tensor:
+        return self._apply_inplace(F.log10)
+
+    def exp2_(self) -> Tensor:
+        return self._apply_inplace(F.exp2)
+
+    def xlogy_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.xlogy(s, other), (other,))
+
+    def lerp_(self, end: Tensor, weight) -> Tensor:
+        return self._apply_inplace(lambda s: F.lerp(s, end, weight), (end, weight))
+
+    def addcmul_(self, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+        return self._apply_inplace(lambda s: F.addcmul(s, tensor1, tensor2, value=value), (tensor1, tensor2))
+
+    def addcdiv_(self, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+        return self._apply_inplace(lambda s: F.addcdiv(s, tensor1, tensor2, value=value), (tensor1, tensor2))
+
+    def frac_(self) -> Tensor:
+        return self._apply_inplace(F.frac)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None) -> Tensor:
+        return self._apply_inplace(lambda s: F.nan_to_num(s, nan, posinf, neginf))
+
+    def logit_(self, eps=None) -> Tensor:
+        return self._apply_inplace(lambda s: F.logit(s, eps))
+
+    def sinc_(self) -> Tensor:
+        return self._apply_inplace(F.sinc)
+
+    def deg2rad_(self) -> Tensor:
+        return self._apply_inplace(F.deg2rad)
+
+    def rad2deg_(self) -> Tensor:
+        return self._apply_inplace(F.rad2deg)
+
+    def float_power_(self, exponent) -> Tensor:
+        if self.dtype is not dtypes.float64:  # the result is always float64, as in PyTorch
+            raise RuntimeError(
+                f"the base given to float_power_ has dtype {self.dtype._legacy_name} but the operation's "
+                "result requires dtype Double"
+            )
+        return self._apply_inplace(lambda s: F.float_power(s, exponent), (exponent,))
+
+    def heaviside_(self, values: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.heaviside(s, values), (values,))
+
+    def logical_xor_(self, other: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.logical_xor(s, other), (other,))
+
+    def sgn_(self) -> Tensor:
+        return self._apply_inplace(F.sgn)
+
     def inverse(self) -> Tensor:
         """The inverse of a square matrix, or of each in a batch (:func:`minigrad.linalg.inv`)."""
         from .linalg import inv
@@ -1139,6 +1230,44 @@ _METHODS = {
     "logical_and",
     "logical_or",
     "addmm",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arcsinh",
+    "arccosh",
+    "arctanh",
+    "atan2",
+    "arctan2",
+    "hypot",
+    "log2",
+    "log10",
+    "exp2",
+    "logaddexp",
+    "logaddexp2",
+    "xlogy",
+    "lerp",
+    "addcmul",
+    "addcdiv",
+    "frac",
+    "fmax",
+    "fmin",
+    "nan_to_num",
+    "logit",
+    "sinc",
+    "deg2rad",
+    "rad2deg",
+    "float_power",
+    "heaviside",
+    "logical_xor",
+    "sgn",
 }
 
 

@@ -968,3 +968,194 @@ case(
     ((4, 2), "any"),
     smooth=False,  # the padding row gets no gradient by design: finite differences disagree
 )
+
+
+# More elementwise math (tests/test_math_ops.py has their errors, edge values and graphs): each
+# as function and method, broadcast, with integer inputs promoted, and in place.
+_MATH_UNARY = {  # name: (input kind, what the input goes through first to stay in the domain)
+    "asin": ("unit", None),
+    "acos": ("unit", None),
+    "atan": ("any", None),
+    "sinh": ("any", None),
+    "cosh": ("any", None),
+    "asinh": ("any", None),
+    "acosh": ("pos", lambda x: x + 1),
+    "atanh": ("unit", None),
+    "arcsin": ("unit", None),
+    "arccos": ("unit", None),
+    "arctan": ("any", None),
+    "arcsinh": ("any", None),
+    "arccosh": ("pos", lambda x: x + 1),
+    "arctanh": ("unit", None),
+    "log2": ("pos", None),
+    "log10": ("pos", None),
+    "exp2": ("any", None),
+    "frac": ("any", None),
+    "sinc": ("any", None),
+    "deg2rad": ("any", None),
+    "rad2deg": ("any", None),
+    "sgn": ("away", None),
+    "logit": ("pos", lambda x: x * 0.4),
+    "nan_to_num": ("any", None),
+}
+for _name, (_kind, _prep) in _MATH_UNARY.items():
+    _in = _prep or (lambda x: x)
+    case(f"math_{_name}_fn", lambda lib, x, _n=_name, _p=_in: getattr(lib, _n)(_p(x)), ((3, 4), _kind))
+    case(f"math_{_name}_method", lambda lib, x, _n=_name, _p=_in: getattr(_p(x), _n)(), ((2, 3, 2), _kind))
+    case(f"math_{_name}_0d", lambda lib, x, _n=_name, _p=_in: getattr(lib, _n)(_p(x)), ((), _kind))
+    if _name not in ("frac", "sgn", "nan_to_num"):  # these keep integers (or refuse them)
+        case(f"math_{_name}_of_int", lambda lib, x, _n=_name: getattr(lib, _n)(x), ((3, 4), "int"))
+    if _name not in ("frac", "sgn", "nan_to_num"):
+        case(f"math_{_name}_of_bool", lambda lib, x, _n=_name: getattr(lib, _n)(x), ((3, 4), "bool"))
+    # PyTorch cannot differentiate asinh_, acosh_ and atanh_ (test_math_ops.py checks that backward raises).
+    _grad = [False] if _name in ("asinh", "acosh", "atanh", "arcsinh", "arccosh", "arctanh") else None
+    case(
+        f"math_inplace_{_name}",
+        lambda lib, x, _n=_name, _p=_in: getattr(_p(x) * 1, _n + "_")(),
+        ((3, 4), _kind),
+        grad=_grad,
+    )
+case("math_logit_eps", lambda lib, x: lib.logit(x, eps=0.25), ((3, 4), "unit"), smooth=False)
+case("math_logit_eps_method", lambda lib, x: x.logit(0.1) * 2, ((2, 3), "pos"), smooth=False)
+case("math_inplace_logit_eps", lambda lib, x: (x * 1).logit_(eps=0.2), ((3, 4), "unit"), smooth=False)
+case("math_nan_to_num_args", lambda lib, x: lib.nan_to_num(x, nan=1.0, posinf=2.0, neginf=-3.0), A)
+case("math_inplace_nan_to_num_args", lambda lib, x: (x * 1).nan_to_num_(posinf=2.0), A)
+case("math_sgn_of_int", lambda lib, x: lib.sgn(x), ((3, 4), "int"))
+case("math_nan_to_num_of_int", lambda lib, x: lib.nan_to_num(x, nan=2.5), ((3, 4), "int"))
+
+_MATH_BINARY = {  # name: (kind of input, kind of other)
+    "atan2": ("any", "any"),
+    "arctan2": ("any", "any"),
+    "hypot": ("away", "away"),
+    "logaddexp": ("any", "any"),
+    "logaddexp2": ("any", "any"),
+    "xlogy": ("any", "pos"),
+    "fmax": ("any", "any"),
+    "fmin": ("any", "any"),
+    "float_power": ("pos", "any"),
+}
+for _name, (_ka, _kb) in _MATH_BINARY.items():
+    case(f"math_{_name}_fn", lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y), ((3, 4), _ka), ((3, 4), _kb))
+    case(f"math_{_name}_method_broadcast", lambda lib, x, y, _n=_name: getattr(x, _n)(y), ((3, 1), _ka), ((4,), _kb))
+    case(f"math_{_name}_3d_1d", lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y), ((2, 3, 4), _ka), ((4,), _kb))
+    case(f"math_{_name}_0d_other", lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y), ((3,), _ka), ((), _kb))
+    case(
+        f"math_{_name}_one_input_needs_grad",
+        lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+        ((3, 4), _ka),
+        ((4,), _kb),
+        grad=[True, False],
+    )
+    case(
+        f"math_{_name}_other_input_needs_grad",
+        lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+        ((3, 4), _ka),
+        ((4,), _kb),
+        grad=[False, True],
+    )
+    if _name not in ("hypot", "logaddexp", "logaddexp2"):  # PyTorch has no integer kernels for these
+        _smooth = _name != "float_power"  # negative integers to fractional powers: NaN, no finite differences
+        case(
+            f"math_{_name}_int_and_float",
+            lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+            ((3, 4), "int"),
+            ((4,), _kb),
+            smooth=_smooth,
+        )
+        case(
+            f"math_{_name}_of_ints",
+            lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+            ((3, 4), "int"),
+            ((3, 4), "int"),
+        )
+        case(
+            f"math_{_name}_of_bools",
+            lambda lib, x, y, _n=_name: getattr(lib, _n)(x, y),
+            ((3, 4), "bool"),
+            ((4,), "bool"),
+        )
+    if _name not in ("fmax", "fmin", "logaddexp", "logaddexp2", "float_power"):  # PyTorch has no such method
+        case(
+            f"math_inplace_{_name}", lambda lib, x, y, _n=_name: getattr(x * 1, _n + "_")(y), ((3, 4), _ka), ((4,), _kb)
+        )
+case("math_fmax_ties", lambda lib, x, y: lib.fmax(x, y), ((3, 4), "ties"), ((3, 4), "ties"), smooth=False)
+case("math_fmin_ties", lambda lib, x, y: lib.fmin(x, y), ((3, 4), "ties"), ((3, 4), "ties"), smooth=False)
+case(
+    "math_hypot_half_and_float",
+    lambda lib, x, y: lib.hypot(x.half(), y),
+    ((3, 4), "away"),
+    ((4,), "away"),
+    smooth=False,
+)
+case("math_xlogy_number_other", lambda lib, x: lib.xlogy(x, 2.5), A)
+case("math_xlogy_number_self", lambda lib, y: lib.xlogy(-1.5, y), ((3, 4), "pos"))
+case("math_xlogy_method_number", lambda lib, x: x.xlogy(3), ((2, 3), "any"))
+case("math_xlogy_of_int_and_number", lambda lib, x: lib.xlogy(x, 2), ((3, 4), "int"))
+case("math_inplace_xlogy_number", lambda lib, x: (x * 1).xlogy_(0.5), A)
+case("math_xlogy_zeros", lambda lib, x, y: lib.xlogy(x * 0, y), A, ((4,), "pos"), smooth=False)
+case("math_float_power_number", lambda lib, x: lib.float_power(x, 3), A)
+case("math_float_power_method_negative", lambda lib, x: x.float_power(-1.5), ((3, 4), "pos"))
+case("math_float_power_number_base", lambda lib, x: lib.float_power(2, x), A)
+case("math_float_power_of_int", lambda lib, x: lib.float_power(x, -2), ((3, 4), "int"))
+case("math_inplace_float_power", lambda lib, x, y: (x.double() * 1).float_power_(y), ((3, 4), "pos"), ((4,), "any"))
+
+case("math_lerp_number", lambda lib, x, y: lib.lerp(x, y, 0.3), A, ((4,), "any"))
+case("math_lerp_number_above_half", lambda lib, x, y: x.lerp(y, 0.75), ((3, 1), "any"), ((1, 4), "any"))
+case("math_lerp_int_weight", lambda lib, x, y: lib.lerp(x, y, 2), A, B)
+case("math_lerp_tensor", lambda lib, x, y, w: lib.lerp(x, y, w), A, ((4,), "any"), ((3, 1), "unit"))
+case("math_lerp_tensor_method", lambda lib, x, y, w: x.lerp(y, w * 2), C, ((4,), "any"), ((3, 4), "unit"))
+case("math_lerp_0d_weight", lambda lib, x, y, w: lib.lerp(x, y, w), A, B, ((), "unit"))
+case("math_lerp_weight_only", lambda lib, x, y, w: lib.lerp(x, y, w), A, B, A, grad=[False, False, True])
+case("math_inplace_lerp", lambda lib, x, y: (x * 1).lerp_(y, 0.6), A, ((4,), "any"))
+case("math_inplace_lerp_tensor", lambda lib, x, y, w: (x * 1).lerp_(y, w), A, B, ((4,), "unit"))
+case("math_addcmul", lambda lib, x, a, b: lib.addcmul(x, a, b), A, ((4,), "any"), ((3, 1), "any"))
+case(
+    "math_addcmul_value",
+    lambda lib, x, a, b: x.addcmul(a, b, value=-2.5),
+    ((4,), "any"),
+    ((3, 1), "any"),
+    ((3, 4), "any"),
+)
+case(
+    "math_addcmul_int_tensors", lambda lib, x, a, b: lib.addcmul(x, a, b, value=0.5), A, ((3, 4), "int"), ((4,), "int")
+)
+case(
+    "math_addcmul_of_ints",
+    lambda lib, x, a, b: lib.addcmul(x, a, b, value=2),
+    ((3, 4), "int"),
+    ((3, 4), "int"),
+    ((4,), "int"),
+)
+case("math_addcdiv", lambda lib, x, a, b: lib.addcdiv(x, a, b), A, ((4,), "any"), ((3, 1), "away"))
+case(
+    "math_addcdiv_value", lambda lib, x, a, b: x.addcdiv(a, b, value=3), ((4,), "any"), ((3, 1), "any"), ((3, 4), "pos")
+)
+case(
+    "math_addcdiv_int_numerator",
+    lambda lib, x, a, b: lib.addcdiv(x, a, b),
+    ((3, 4), "int"),
+    ((3, 4), "int"),
+    ((4,), "pos"),
+)
+case("math_inplace_addcmul", lambda lib, x, a, b: (x * 1).addcmul_(a, b, value=0.5), A, ((4,), "any"), ((3, 1), "any"))
+case("math_inplace_addcdiv", lambda lib, x, a, b: (x * 1).addcdiv_(a, b, value=2), A, ((4,), "any"), ((3, 1), "pos"))
+case(
+    "math_heaviside",
+    lambda lib, x, v: lib.heaviside(x.round(), v),
+    ((3, 4), "ties"),
+    ((4,), "any"),
+    grad=[False, False],
+)
+case("math_heaviside_of_ints", lambda lib, x, v: x.heaviside(v), ((3, 4), "int"), ((3, 1), "int"))
+case("math_logical_xor", lambda lib, x, y: lib.logical_xor(x, y), ((3, 4), "ties"), ((4,), "bool"))
+case("math_logical_xor_method", lambda lib, x, y: x.logical_xor(y), ((3, 4), "int"), ((3, 4), "ties"))
+case(
+    "math_inplace_logical_xor",
+    lambda lib, x, y: (x * 1).logical_xor_(y),
+    ((3, 4), "ties"),
+    ((3, 4), "ties"),
+    smooth=False,
+)
+# Chains: second derivatives through several of them at once.
+case("math_chain", lambda lib, x, y: lib.logaddexp(x.sinh(), lib.atan2(y, x)).hypot(x.exp2()), A, B)
+case("math_chain_xlogy_entropy", lambda lib, p: -lib.xlogy(p.softmax(1), p.softmax(1)).sum(1), A)
