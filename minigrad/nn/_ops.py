@@ -7,6 +7,9 @@ windows with ``index_op``, multiply with ``matmul`` and add overlapping windows 
 
 The activations and binary cross-entropy losses follow PyTorch's derivatives table: a class
 weight is a parameter (PyTorch cannot differentiate with respect to it), the target an input.
+Where PyTorch's backward is a kernel of its own (hardtanh, hardswish, logsigmoid, glu, prelu,
+smooth_l1, huber, ...), so is minigrad's (``HardtanhBackwardBackward0``, ...), and its rules give
+the second derivatives; hardsigmoid's backward, like PyTorch's, cannot be differentiated.
 
 ``layer_norm_op`` and ``batch_norm_op`` (``NativeLayerNormBackward0``, ``NativeBatchNormBackward0``)
 have inputs (input, weight, bias); their rules recompute the standardised input from the saved
@@ -20,7 +23,19 @@ import math
 
 from .. import backend
 from ..autograd.op import Op
-from ..functions import _reduce, _sigmoid, embed, index_op, nll_loss_op, where, zeros_like_tensor
+from ..functions import (
+    _no_derivative,
+    _reduce,
+    _sigmoid,
+    cat,
+    embed,
+    index_op,
+    nll_loss_op,
+    norm_op,
+    threshold_backward_op,
+    where,
+    zeros_like_tensor,
+)
 from ..tensor import Tensor
 
 
@@ -225,6 +240,192 @@ elu_backward_op = Op(
 )
 
 
+# hardtanh clamps to [min_val, max_val] (relu6 is hardtanh(0, 6)). Its gradient passes strictly
+# inside: at either bound it is 0, as in PyTorch's kernel; a nan input lets it through.
+hardtanh_op = Op(
+    "HardtanhBackward0",
+    lambda xp, self, *, min_val, max_val: xp.clip(self, min_val, max_val).astype(self.dtype, copy=False),
+    self=lambda grad, self, min_val, max_val: hardtanh_backward_op(grad, self, min_val=min_val, max_val=max_val),
+)
+hardtanh_backward_op = Op(
+    "HardtanhBackwardBackward0",
+    lambda xp, grad_output, self, *, min_val, max_val: xp.where(
+        (self <= min_val) | (self >= max_val), xp.zeros((), grad_output.dtype), grad_output
+    ),
+    grad_output=lambda grad, self, min_val, max_val: hardtanh_backward_op(grad, self, min_val=min_val, max_val=max_val),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+
+# threshold(x) = value where x <= threshold, else x. The in-place form saves the input as it was
+# (ThresholdBackward1), as PyTorch does.
+threshold_op = Op(
+    "ThresholdBackward0",
+    lambda xp, self, *, threshold, value: xp.where(self <= threshold, value, self).astype(self.dtype, copy=False),
+    self=lambda grad, self, threshold: threshold_backward_op(grad, self, threshold=threshold),
+)
+threshold_inplace_op = Op("ThresholdBackward1", threshold_op.forward, **threshold_op.rules)
+
+
+# hardswish(x) = x * clamp(x + 3, 0, 6) / 6. PyTorch's slope is 0 up to -3 (included), x/3 + 1/2
+# below 3, and 1 from 3 on; its second derivative 1/3 strictly between -3 and 3.
+def _hardswish_slope(xp, grad_output, x):
+    inner = grad_output * (x / 3 + 0.5)
+    return xp.where(x <= -3, xp.zeros((), grad_output.dtype), xp.where(x < 3, inner, grad_output))
+
+
+hardswish_op = Op(
+    "HardswishBackward0",
+    lambda xp, self: self * xp.minimum(xp.maximum(self + 3, 0), 6) / 6,
+    self=lambda grad, self: hardswish_backward_op(grad, self),
+)
+hardswish_backward_op = Op(
+    "HardswishBackwardBackward0",
+    lambda xp, grad_output, self: _hardswish_slope(xp, grad_output, self),
+    grad_output=lambda grad, self: hardswish_backward_op(grad, self),
+    self=lambda grad, grad_output, self: where((self > -3) & (self < 3), grad * grad_output / 3, 0.0),
+)
+
+
+# hardsigmoid(x) = clamp(x + 3, 0, 6) / 6. PyTorch's backward multiplies by 1/6 rounded to float32
+# (``1.0f / 6.0f`` in its kernel, also for float64), and cannot itself be differentiated.
+def _hardsigmoid_slope(xp, grad_output, x):
+    sixth = xp.asarray(1 / 6, dtype=xp.float32).astype(grad_output.dtype)
+    return xp.where((x > -3) & (x < 3), grad_output * sixth, xp.zeros((), grad_output.dtype))
+
+
+hardsigmoid_op = Op(
+    "HardsigmoidBackward0",
+    lambda xp, self: xp.minimum(xp.maximum(self + 3, 0), 6) / 6,
+    self=lambda grad, self: hardsigmoid_backward_op(grad, self),
+)
+hardsigmoid_backward_op = Op(
+    "NotImplemented",
+    lambda xp, grad_output, self: _hardsigmoid_slope(xp, grad_output, self),
+    grad_output=lambda grad: _no_derivative("hardsigmoid_backward"),
+    self=lambda grad: _no_derivative("hardsigmoid_backward"),
+)
+
+
+# logsigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), finite for any x. Its slope is sigmoid(-x),
+# written as PyTorch's kernel writes it with z = exp(-|x|): 1 - z/(1+z) below 0, z/(1+z) above.
+def _log_sigmoid_slope(xp, grad_output, x):
+    z = xp.exp(-xp.abs(x))
+    share = z / (1 + z)
+    return xp.where(x < 0, 1 - share, share) * grad_output
+
+
+log_sigmoid_op = Op(
+    "LogSigmoidBackward0",
+    lambda xp, self: xp.minimum(self, 0) - xp.log1p(xp.exp(-xp.abs(self))),
+    self=lambda grad, self: log_sigmoid_backward_op(grad, self),
+)
+log_sigmoid_backward_op = Op(
+    "LogSigmoidBackwardBackward0",
+    lambda xp, grad_output, self: _log_sigmoid_slope(xp, grad_output, self),
+    grad_output=lambda grad, self: log_sigmoid_backward_op(grad, self),
+    self=lambda grad, grad_output, self: grad * grad_output * (self.sigmoid() - 1) * self.sigmoid(),
+)
+
+
+# mish(x) = x * tanh(softplus(x)). Its rule is PyTorch's composite formula (what PyTorch uses when
+# the backward pass is recorded), so second derivatives match, also where exp(x) overflows.
+def _mish_slope(x: Tensor) -> Tensor:
+    t = x.exp().log1p().tanh()
+    return t + x * x.sigmoid() * (t.new_ones(()) - t * t)  # PyTorch's C++ 1 - t*t: SubBackward0
+
+
+mish_op = Op(
+    "MishBackward0",
+    lambda xp, self: self * xp.tanh(xp.log1p(xp.exp(self))),
+    self=lambda grad, self: grad * _mish_slope(self),
+)
+
+
+# glu(x) = a * sigmoid(b), with a and b the two halves of x along dim. Its backward is one op of
+# its own (GluBackwardBackward0), as in PyTorch.
+def _halves(x, dim: int):
+    half = x.shape[dim] // 2
+    if isinstance(x, Tensor):
+        return x.narrow(dim, 0, half), x.narrow(dim, half, half)
+    first = (slice(None),) * (dim % x.ndim)
+    return x[first + (slice(0, half),)], x[first + (slice(half, None),)]
+
+
+def _glu(xp, x, dim):
+    a, b = _halves(x, dim)
+    return a * _sigmoid(xp, b)
+
+
+def _glu_backward(xp, grad_output, x, dim):
+    a, b = _halves(x, dim)
+    s = _sigmoid(xp, b)
+    return xp.concatenate([grad_output * s, grad_output * a * s * (1 - s)], axis=dim)
+
+
+def _glu_grad_output_grad(grad: Tensor, x: Tensor, dim: int) -> Tensor:
+    """How glu's backward changes with its incoming gradient: the two halves' slopes."""
+    (ga, gb), (a, b) = _halves(grad, dim), _halves(x, dim)
+    s = b.sigmoid()
+    return ga * s + gb * a * s * (1 - s)
+
+
+def _glu_second(grad: Tensor, grad_output: Tensor, x: Tensor, dim: int) -> Tensor:
+    """glu's second derivative, with minigrad ops (PyTorch's glu_double_backward)."""
+    (ga, gb), (a, b) = _halves(grad, dim), _halves(x, dim)
+    s = b.sigmoid()
+    ds = s * (1 - s)
+    first = gb * grad_output * ds
+    second = gb * a * grad_output * (ds * (1 - s) - s * ds) + ga * grad_output * ds
+    return cat([first, second], dim)
+
+
+glu_op = Op(
+    "GluBackward0",
+    lambda xp, self, *, dim: _glu(xp, self, dim),
+    self=lambda grad, self, dim: glu_backward_op(grad, self, dim=dim),
+)
+glu_backward_op = Op(
+    "GluBackwardBackward0",
+    lambda xp, grad_output, self, *, dim: _glu_backward(xp, grad_output, self, dim),
+    grad_output=lambda grad, self, dim: _glu_grad_output_grad(grad, self, dim),
+    self=lambda grad, grad_output, self, dim: _glu_second(grad, grad_output, self, dim),
+)
+
+
+# prelu(x) = x where positive, weight * x elsewhere; ``weight`` comes shaped to broadcast along
+# the channel dim. PyTorch's kernel gives x = 0 the weight's slope, and the weight the gradient of
+# the elements that are not positive (summed to its shape by broadcasting's undoing). Its backward
+# is one op, PreluKernelBackwardBackward0, whose node in PyTorch gives both gradients; an Op gives
+# one, so each gradient has its own node of that name (``output`` 0: the input's, 1: the weight's).
+# Its rules differentiate those gradients as they are computed (PyTorch's own double backward takes
+# x = 0 as positive, so at 0 it disagrees with its first derivative).
+def _prelu_backward(xp, grad_output, x, weight, output):
+    if output == 0:
+        return xp.where(x > 0, grad_output, weight * grad_output)
+    return xp.where(x > 0, xp.zeros((), grad_output.dtype), x * grad_output)
+
+
+prelu_op = Op(
+    "PreluKernelBackward0",
+    lambda xp, self, weight: xp.where(self > 0, self, weight * self),
+    self=lambda grad, self, weight: prelu_backward_op(grad, self, weight, output=0),
+    weight=lambda grad, self, weight: prelu_backward_op(grad, self, weight, output=1),
+)
+prelu_backward_op = Op(
+    "PreluKernelBackwardBackward0",
+    lambda xp, grad_output, self, weight, *, output: _prelu_backward(xp, grad_output, self, weight, output),
+    grad_output=lambda grad, self, weight, output: (
+        where(self > 0, grad, grad * weight) if output == 0 else where(self > 0, 0.0, grad * self)
+    ),
+    self=lambda grad, grad_output, self, output: (
+        zeros_like_tensor(grad) if output == 0 else where(self > 0, 0.0, grad_output * grad)
+    ),
+    weight=lambda grad, grad_output, self, output: (
+        where(self > 0, 0.0, grad_output * grad) if output == 0 else zeros_like_tensor(grad)
+    ),
+)
+
+
 # ---------------------------------------------------------------------------------------------- losses
 def _bce(xp, x, target, weight, reduction):
     # PyTorch clamps each log at -100, so a confident wrong answer costs 100, not inf.
@@ -285,6 +486,109 @@ binary_cross_entropy_with_logits_op = Op(
         grad, _bce_logits_target_grad(self, pos_weight), weight, reduction
     ),
 )
+
+
+# smooth_l1 and huber: quadratic near 0, linear beyond beta (delta). Each backward is an op of
+# its own, as in PyTorch, whose rules give the second derivatives: 1/beta (1) strictly inside,
+# 0 from the bend on. The target's rules are the input's with the two swapped.
+def _smooth_l1(xp, x, target, beta):
+    z = xp.abs(x - target)
+    return xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+
+
+def _huber(xp, x, target, delta):
+    z = xp.abs(x - target)
+    return xp.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta))
+
+
+def _norm_factor(x, reduction) -> float:
+    """1/N for a mean over the N elements of ``x`` (an array or a tensor), else 1."""
+    n = x.size if not isinstance(x, Tensor) else x.numel()
+    return 1 / n if reduction == "mean" and n else 1.0
+
+
+def _smooth_l1_slope(xp, grad_output, x, target, reduction, beta):
+    d, norm = x - target, _norm_factor(x, reduction)
+    return xp.where(
+        d <= -beta, -norm * grad_output, xp.where(d >= beta, norm * grad_output, norm * d * grad_output / beta)
+    )
+
+
+def _huber_slope(xp, grad_output, x, target, reduction, delta):
+    d, norm = x - target, _norm_factor(x, reduction)
+    step = norm * grad_output * delta
+    return xp.where(d <= -delta, -step, xp.where(d >= delta, step, norm * d * grad_output))
+
+
+def _bend_second(grad: Tensor, x: Tensor, target: Tensor, reduction, width, scale) -> Tensor:
+    """The second derivative of smooth_l1 (scale 1/beta) or huber (scale 1): ``scale`` where
+    ``|x - target| < width``, 0 from the bend on, divided by N for a mean. (smooth_l1 with beta 0
+    runs as l1_loss, so width is positive.)"""
+    inside = ((x - target).abs() < width).to(grad.dtype)
+    return grad * inside * (scale * _norm_factor(x, reduction))
+
+
+smooth_l1_loss_op = Op(
+    "SmoothL1LossBackward0",
+    lambda xp, self, target, *, reduction, beta: _reduce(xp, _smooth_l1(xp, self, target, beta), reduction),
+    self=lambda grad, self, target, reduction, beta: smooth_l1_backward_op(
+        grad, self, target, reduction=reduction, beta=beta
+    ),
+    target=lambda grad, self, target, reduction, beta: smooth_l1_backward_op(
+        grad, target, self, reduction=reduction, beta=beta
+    ),
+)
+smooth_l1_backward_op = Op(
+    "SmoothL1LossBackwardBackward0",
+    lambda xp, grad_output, self, target, *, reduction, beta: _smooth_l1_slope(
+        xp, grad_output, self, target, reduction, beta
+    ),
+    grad_output=lambda grad, self, target, reduction, beta: smooth_l1_backward_op(
+        grad, self, target, reduction=reduction, beta=beta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, beta: _bend_second(
+        grad * grad_output, self, target, reduction, beta, 1 / beta
+    ),
+    target=lambda grad, grad_output, self, target, reduction, beta: (
+        -_bend_second(grad * grad_output, self, target, reduction, beta, 1 / beta)
+    ),
+)
+huber_loss_op = Op(
+    "HuberLossBackward0",
+    lambda xp, self, target, *, reduction, delta: _reduce(xp, _huber(xp, self, target, delta), reduction),
+    self=lambda grad, self, target, reduction, delta: huber_backward_op(
+        grad, self, target, reduction=reduction, delta=delta
+    ),
+    target=lambda grad, self, target, reduction, delta: huber_backward_op(
+        grad, target, self, reduction=reduction, delta=delta
+    ),
+)
+huber_backward_op = Op(
+    "HuberLossBackwardBackward0",
+    lambda xp, grad_output, self, target, *, reduction, delta: _huber_slope(
+        xp, grad_output, self, target, reduction, delta
+    ),
+    grad_output=lambda grad, self, target, reduction, delta: huber_backward_op(
+        grad, self, target, reduction=reduction, delta=delta
+    ),
+    self=lambda grad, grad_output, self, target, reduction, delta: _bend_second(
+        grad * grad_output, self, target, reduction, delta, 1.0
+    ),
+    target=lambda grad, grad_output, self, target, reduction, delta: (
+        -_bend_second(grad * grad_output, self, target, reduction, delta, 1.0)
+    ),
+)
+
+
+# pairwise_distance is ``norm(x1 - x2 + eps, p, dim)`` in PyTorch's C++: the addition of a number
+# there is AddBackward1 (from Python it is AddBackward0), and that norm NormBackward1 (torch.norm
+# with a dim), whose rule is the vector norm's.
+add_scalar_op = Op(
+    "AddBackward1",
+    lambda xp, self, *, other: self + xp.asarray(other, dtype=self.dtype),
+    self=lambda grad: grad,
+)
+norm_dim_op = Op("NormBackward1", norm_op.forward, **norm_op.rules)
 
 
 # ---------------------------------------------------------------------------------------------- normalization

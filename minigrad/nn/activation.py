@@ -1,11 +1,17 @@
 """Activation modules: ``ReLU``, ``LeakyReLU``, ``GELU``, ``ELU``, ``Softplus``, ``SiLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
-``LogSoftmax``; and ``Flatten``, ``Dropout``."""
+``LogSoftmax``, ``Hardtanh``, ``ReLU6``, ``Threshold``, ``Hardswish``, ``Hardsigmoid``, ``Mish``, ``LogSigmoid``,
+``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Dropout``."""
 
 from __future__ import annotations
 
+import warnings
+
+from ..factories import empty
 from ..tensor import Tensor
 from . import functional as F
+from .init import constant_
 from .module import Module
+from .parameter import Parameter
 
 
 class ReLU(Module):
@@ -158,3 +164,160 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Hardtanh(Module):
+    """``input`` clamped to ``[min_val, max_val]``; the gradient is 0 at the bounds themselves.
+
+    >>> from minigrad import nn
+    >>> nn.Hardtanh(-2.0, 2.0, inplace=True)
+    Hardtanh(min_val=-2.0, max_val=2.0, inplace=True)
+    """
+
+    def __init__(
+        self,
+        min_val: float = -1.0,
+        max_val: float = 1.0,
+        inplace: bool = False,
+        min_value: float | None = None,
+        max_value: float | None = None,
+    ) -> None:
+        super().__init__()
+        if min_value is not None:
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning, 2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning, 2)
+            max_val = max_value
+        self.min_val, self.max_val, self.inplace = min_val, max_val, inplace
+        if self.max_val <= self.min_val:
+            raise AssertionError(f"max_val ({self.max_val}) must be greater than min_val ({self.min_val})")
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"min_val={self.min_val}, max_val={self.max_val}" + (", inplace=True" if self.inplace else "")
+
+
+class ReLU6(Hardtanh):
+    """``min(max(x, 0), 6)``: ``Hardtanh(0.0, 6.0)``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Threshold(Module):
+    """``value`` where ``x <= threshold``, else ``x``."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardswish(Module):
+    """``x * clamp(x + 3, 0, 6) / 6`` (its repr never shows ``inplace``, as PyTorch's)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+
+class Hardsigmoid(Module):
+    """``clamp(x + 3, 0, 6) / 6`` (its repr never shows ``inplace``, as PyTorch's)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Mish(Module):
+    """``x * tanh(softplus(x))``."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class LogSigmoid(Module):
+    """``log(sigmoid(x))``, finite for any ``x``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    """``x / (1 + |x|)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """``x - tanh(x)``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class GLU(Module):
+    """The gated linear unit: ``a * sigmoid(b)`` for the two halves ``a``, ``b`` of the input along ``dim``."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class PReLU(Module):
+    """``x`` where positive, ``weight * x`` elsewhere, with a learnable ``weight`` of
+    ``num_parameters`` elements (1, or one per channel) that starts at ``init``.
+
+    >>> from minigrad import nn
+    >>> m = nn.PReLU(3, init=0.5)
+    >>> m, m.weight.shape
+    (PReLU(num_parameters=3), torch.Size([3]))
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None) -> None:
+        self.num_parameters = num_parameters
+        super().__init__()
+        self.init = init
+        self.weight = Parameter(empty(num_parameters, device=device, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Set every weight back to ``init``."""
+        constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"

@@ -22,25 +22,42 @@ __all__ = [
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
     "conv2d",
+    "cosine_similarity",
     "cross_entropy",
     "dropout",
-    "embedding",
     "elu",
+    "embedding",
     "gelu",
+    "glu",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "huber_loss",
+    "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
     "linear",
     "log_softmax",
+    "logsigmoid",
+    "mish",
     "mse_loss",
     "nll_loss",
+    "normalize",
     "one_hot",
+    "pairwise_distance",
+    "prelu",
     "relu",
+    "relu6",
     "sigmoid",
     "silu",
+    "smooth_l1_loss",
     "softmax",
     "softplus",
+    "softsign",
     "tanh",
+    "tanhshrink",
+    "threshold",
 ]
 
 
@@ -452,6 +469,127 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     return input.mul_(scale) if inplace else input * scale
 
 
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """``input`` clamped to ``[min_val, max_val]`` (``HardtanhBackward0``). The gradient passes
+    strictly between the bounds: it is 0 at ``min_val`` and ``max_val`` themselves.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.hardtanh(torch.tensor([-2.0, -0.5, 3.0]))
+    tensor([-1.0000, -0.5000,  1.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.hardtanh_op(s, min_val=min_val, max_val=max_val))
+    return _ops.hardtanh_op(input, min_val=min_val, max_val=max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """``min(max(input, 0), 6)``: ``hardtanh(input, 0, 6)``, so its node is ``HardtanhBackward0``."""
+    return hardtanh(input, 0, 6, inplace)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """``value`` where ``input <= threshold``, else ``input`` (``ThresholdBackward0``; in place
+    ``ThresholdBackward1``). The gradient is 0 where the value was replaced."""
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
+    return _ops.threshold_op(input, threshold=threshold, value=value)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * clamp(input + 3, 0, 6) / 6`` (``HardswishBackward0``)."""
+    _check_floating(input, "hardswish_cpu")
+    if inplace:
+        return input._apply_inplace(_ops.hardswish_op)
+    return _ops.hardswish_op(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``clamp(input + 3, 0, 6) / 6`` (``HardsigmoidBackward0``). As in PyTorch, its gradient
+    cannot be differentiated again."""
+    _check_floating(input, "hardsigmoid_cpu")
+    if inplace:
+        return input._apply_inplace(_ops.hardsigmoid_op)
+    return _ops.hardsigmoid_op(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * tanh(softplus(input))`` (``MishBackward0``)."""
+    _check_floating(input, "mish_cpu")
+    if inplace:
+        return input._apply_inplace(_ops.mish_op)
+    return _ops.mish_op(input)
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """``log(sigmoid(input))``, finite for any input (``LogSigmoidBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.logsigmoid(torch.tensor([-200.0, 0.0]))
+    tensor([-200.0000,   -0.6931])
+    """
+    _check_floating(input, "log_sigmoid_cpu")
+    return _ops.log_sigmoid_op(input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """``input / (1 + |input|)``, from elementary ops as in PyTorch."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """``input - tanh(input)``, from elementary ops as in PyTorch."""
+    return input - input.tanh()
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the first and second
+    half of ``input`` along ``dim`` (``GluBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.glu(torch.tensor([2.0, 4.0, 0.0, 100.0]))
+    tensor([1., 4.])
+    """
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    wrapped = _F._wrap_dim(dim, input.ndim)
+    if input.shape[wrapped] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {wrapped} is size {input.shape[wrapped]}")
+    _check_floating(input, "glu_cpu")
+    return _ops.glu_op(input, dim=dim)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """``input`` where positive, ``weight * input`` elsewhere (``PreluKernelBackward0``).
+
+    ``weight`` has one element, or one per channel (dim 1 of ``input``); it is viewed to broadcast
+    along that dim (``ViewBackward0``), as in PyTorch.
+    """
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {input.dtype._legacy_name} and {weight.dtype._legacy_name}"
+        )
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(
+                f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                f"{weight.numel()} and channel size = {channels}."
+            )
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    if input.ndim != weight.ndim:
+        shape = [1] * input.ndim
+        if input.ndim > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(shape)
+    _check_floating(input, "prelu_cpu")
+    return _ops.prelu_op(input, weight)
+
+
 # ---------------------------------------------------------------------------------------------- losses
 def _reduction(size_average, reduce, reduction: str) -> str:
     if size_average is not None or reduce is not None:
@@ -694,6 +832,166 @@ def cross_entropy(
         safe = _F.where(target == ignore_index, 0, target)
         smooth = per_item.sum() / (weight.detach()[safe] * kept).sum()
     return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors(input, target)``: each expanded (``ExpandBackward0``) only where its
+    shape differs from the common one."""
+    shape = _F.broadcast_shapes(input.shape, target.shape)
+    return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
+
+
+def _reduced(losses: Tensor, reduction: str) -> Tensor:
+    return losses if reduction == "none" else losses.sum() if reduction == "sum" else losses.mean()
+
+
+def smooth_l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """``0.5 * d**2 / beta`` where ``d = |input - target| < beta``, else ``d - 0.5 * beta``
+    (``SmoothL1LossBackward0``); with ``beta=0`` it is ``l1_loss``, from elementary ops.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.smooth_l1_loss(torch.tensor([0.5, 3.0]), torch.zeros(2), reduction="none")
+    tensor([0.1250, 2.5000])
+    """
+    _warn_if_shapes_differ(input, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return _reduced((input - target).abs(), reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    dtype = _F._operand_dtype((input, target))
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"smooth_l1_cpu\" not implemented for '{dtype._legacy_name}'")
+    return _ops.smooth_l1_loss_op(input, target, reduction=reduction, beta=beta, dtype=dtype)
+
+
+def huber_loss(
+    input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Tensor | None = None
+) -> Tensor:
+    """``0.5 * d**2`` where ``d = |input - target| < delta``, else ``delta * (d - 0.5 * delta)``
+    (``HuberLossBackward0``): ``delta`` times ``smooth_l1_loss`` with ``beta=delta``.
+
+    With ``weight`` (the shape of ``input``) each loss is multiplied by it before reducing.
+    """
+    _warn_if_shapes_differ(input, target)
+    shape = input.shape
+    input, target = _broadcast_pair(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"huber_cpu\" not implemented for '{input.dtype._legacy_name}'")
+    if weight is None:
+        reduction = _reduction(None, None, reduction)
+        return _ops.huber_loss_op(input, target, reduction=reduction, delta=delta, dtype=input.dtype)
+    if weight.shape != shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = _ops.huber_loss_op(input, target, reduction="none", delta=delta, dtype=input.dtype) * weight
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    return _reduced(losses, reduction)
+
+
+def kl_div(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    log_target: bool = False,
+) -> Tensor:
+    """The Kullback-Leibler divergence of ``target`` from log-probabilities ``input``, elementwise
+    ``target * (log(target) - input)`` (``xlogy(target, target) - target * input``, so a zero
+    target adds 0); with ``log_target`` the target is given as log-probabilities too.
+
+    Built from elementary ops, as in PyTorch. ``reduction='batchmean'`` divides the sum by
+    ``input.size(0)`` (the true KL divergence per sample); ``'mean'`` divides by every element and
+    warns about it.
+    """
+    if size_average is not None or reduce is not None:
+        used = _reduction(size_average, reduce, reduction)
+    else:
+        if reduction == "mean":
+            warnings.warn(
+                "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                UserWarning,
+                stacklevel=2,
+            )
+        used = "sum" if reduction == "batchmean" else _reduction(None, None, reduction)
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        losses = _F.xlogy(target, target) - target * input
+    loss = _reduced(losses, used)
+    if reduction == "batchmean" and input.ndim != 0:
+        loss = loss / input.shape[0]
+    return loss
+
+
+# ---------------------------------------------------------------------------------------------- distances
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
+    """``input`` divided by its ``p``-norm along ``dim``, the norm kept at least ``eps`` (so a zero
+    vector stays zero): ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.normalize(torch.tensor([[3.0, 4.0], [0.0, 0.0]]))
+    tensor([[0.6000, 0.8000],
+            [0.0000, 0.0000]])
+    """
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast), as
+    PyTorch computes it: each divided by its 2-norm, kept at least ``eps``, then the products
+    summed along ``dim``.
+
+    The norms are cloned and clamped in place outside autograd, so their gradient flows as if
+    unclamped (``CloneBackward0`` after ``LinalgVectorNormBackward0``), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.cosine_similarity(torch.tensor([[1.0, 0.0]]), torch.tensor([[1.0, 1.0]]))
+    tensor([0.7071])
+    """
+    dtype = _F._operand_dtype((x1, x2))
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {dtype._legacy_name}")
+    x1, x2 = (x if x.dtype.is_floating_point else x.to(dtype) for x in (x1, x2))
+    if x1.shape != x2.shape:  # both expanded, as PyTorch's expand_outplace does
+        shape = _F.broadcast_shapes(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    norm1, norm2 = (x.norm(2, dim, keepdim=True).clone() for x in (x1, x2))
+    with no_grad():
+        norm1.clamp_min_(eps)
+        norm2.clamp_min_(eps)
+    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dim (they broadcast), as PyTorch
+    computes it (``NormBackward1`` after ``AddBackward1``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.pairwise_distance(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0]]), eps=0.0)
+    tensor([5.])
+    """
+    diff = x1 - x2
+    dtype = diff.dtype if diff.dtype.is_floating_point else dtypes.get_default_dtype()
+    shifted = _ops.add_scalar_op(diff, other=eps, dtype=dtype)
+    dim = (max(x1.ndim, x2.ndim) - 1,) if diff.ndim else None
+    return _ops.norm_dim_op(shifted, p=p, dim=dim, keepdim=keepdim)
 
 
 # ---------------------------------------------------------------------------------------------- encoding

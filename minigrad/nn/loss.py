@@ -1,5 +1,6 @@
 """Loss modules: ``MSELoss``, ``L1Loss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``,
-``BCEWithLogitsLoss`` (see :mod:`minigrad.nn.functional`)."""
+``BCEWithLogitsLoss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``; and the distances
+``CosineSimilarity``, ``PairwiseDistance`` (see :mod:`minigrad.nn.functional`)."""
 
 from __future__ import annotations
 
@@ -121,3 +122,67 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(
             input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )
+
+
+class SmoothL1Loss(_Loss):
+    """Quadratic below ``beta`` (``0.5 * d**2 / beta``), linear above (``d - 0.5 * beta``)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Quadratic below ``delta`` (``0.5 * d**2``), linear above (``delta * (d - 0.5 * delta)``)."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        if not isinstance(delta, float | int):
+            raise TypeError(f"delta must be a float or int, got: {type(delta)}")
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """The Kullback-Leibler divergence of ``target`` from log-probabilities ``input``
+    (``reduction='batchmean'`` gives the true divergence per sample).
+
+    >>> import minigrad as torch
+    >>> loss = torch.nn.KLDivLoss(reduction="batchmean")
+    >>> round(loss(torch.tensor([[0.5, 0.5]]).log(), torch.tensor([[1.0, 0.0]])).item(), 4)
+    0.6931
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class CosineSimilarity(Module):
+    """The cosine of the angle between two inputs along ``dim`` (see ``F.cosine_similarity``)."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
+
+
+class PairwiseDistance(Module):
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dim (``p`` is kept as ``norm``, as in PyTorch)."""
+
+    def __init__(self, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> None:
+        super().__init__()
+        self.norm, self.eps, self.keepdim = p, eps, keepdim
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
