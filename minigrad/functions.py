@@ -272,6 +272,10 @@ prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, se
                  self=lambda grad, self, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
 cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: xp.cumsum(self, axis=dim, dtype=_accumulated(self)) if self.ndim else self.copy(),
                self=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim) if grad.ndim and grad.shape[dim] > 1 else grad)
+# PyTorch's cumprod_backward: sum_j>=k grad_j * result_j / self_k without zeros; with zeros, the
+# products that leave out self_k, written out (so the second derivative is right there too).
+cumprod_op = Op("CumprodBackward0", lambda xp, self, *, dim: xp.cumprod(self, axis=dim, dtype=_accumulated(self)) if self.ndim else self.astype(_accumulated(self)),
+                self=lambda grad, self, result, dim: _cumprod_backward(grad, self, result, dim))
 logsumexp_op = Op("LogsumexpBackward0", lambda xp, self, *, dim, keepdim: _logsumexp(xp, self, dim, keepdim),
                   self=lambda grad, self, result, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * (self - _unreduce(result, self.shape, dim, keepdim)).exp())
 amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
@@ -385,6 +389,11 @@ scatter_add_op = Op("ScatterAddBackward0", lambda xp, self, src, *, dim, index: 
 # index_select(x, 1, i) is x[:, i]: its gradient is put back as indexing's is (repeats add up).
 index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, self_sym_sizes: xp.take(self, index, axis=dim),
                      self=lambda grad, dim, index, self_sym_sizes: embed(grad, shape=self_sym_sizes, key=(slice(None),) * dim + (index,)))
+# index_add(x, 1, i, s) adds s[:, k] into x[:, i[k]] (repeats add up): its gradient for source
+# reads grad back at i, as index_select does.
+index_add_op = Op("IndexAddBackward0", lambda xp, self, source, *, dim, index, alpha: _index_add(xp, self, source, dim, index, alpha),
+                  self=lambda grad: grad,
+                  source=lambda grad, dim, index, source, alpha: _times(index_select(grad, dim, Tensor._make(index)).expand(source.shape), alpha))
 # diagonal is a view; diag_embed writes a diagonal into zeros: each one's gradient is the other.
 diagonal_op = Op("DiagonalBackward0", lambda xp, self, *, offset, dim1, dim2, self_sym_sizes: backend.diagonal(self, offset, dim1, dim2),
                  view=True, self=lambda grad, offset, dim1, dim2, self_sym_sizes: diagonal_backward_op(grad, shape=self_sym_sizes, offset=offset, dim1=dim1, dim2=dim2))
@@ -693,6 +702,19 @@ def _scatter_at(xp, a, dim, index, src, add):
     return out
 
 
+def _index_add(xp, self, source, dim, index, alpha):
+    out = self.copy()
+    if alpha != 1:
+        source = (source * (int(alpha) if self.dtype.kind in "iu" else alpha)).astype(self.dtype)
+    target = out if out.ndim else out.reshape(1)  # a view of the copy
+    backend.scatter_add(target, (slice(None),) * dim + (index,), source.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :]))
+    return out
+
+
+def _times(grad: Tensor, alpha) -> Tensor:
+    return grad * alpha if alpha != 1 else grad
+
+
 def _put_back(grad: Tensor, shape, dim: int, indices) -> Tensor:
     """Zeros of ``shape`` with ``grad`` written where ``indices`` took it along ``dim``."""
     zeros = Tensor._make(backend.xp(grad.device).zeros(shape, dtype=grad._data.dtype))
@@ -887,6 +909,21 @@ def _prod_backward(grad, self, dim):
     product = others.prod() if dim is None else others.prod(dim, keepdim=True)
     zeros = zero.sum() if dim is None else zero.sum(dim, keepdim=True)
     return grad * where(zero, where(zeros == 1, product, 0.0), where(zeros == 0, product / others, 0.0))
+
+
+def _cumprod_backward(grad, self, result, dim):
+    if self.numel() <= 1 or self.shape[dim] == 1:
+        return grad
+    if not bool((self == 0).any()):
+        return (grad * result).flip(dim).cumsum(dim).flip(dim) / self
+    size, pieces = self.shape[dim], []
+    along = lambda start, stop=None: (slice(None),) * dim + (slice(start, stop),)  # noqa: E731
+    for k in range(size):  # d result_j / d self_k for j >= k: the product of self_i, i <= j, i != k
+        after = self[along(k + 1)].cumprod(dim)
+        before = self[along(0, k)].prod(dim, keepdim=True) if k else ones_like_tensor(self[along(0, 1)])
+        omitted = cat([before, before * after], dim) if k < size - 1 else before
+        pieces.append((grad[along(k)] * omitted).sum(dim))
+    return stack(pieces, dim)
 
 
 def _joined(arrays) -> list:
@@ -1805,6 +1842,18 @@ def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     return cumsum_op(input, dim=_wrap_dim(dim, input.ndim))
 
 
+def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+    """Running products along ``dim`` (integers and bools give int64).
+
+    >>> import minigrad as torch
+    >>> torch.cumprod(torch.tensor([1.0, 2.0, 0.0, 4.0]), 0)
+    tensor([1., 2., 0., 0.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    return cumprod_op(input, dim=_wrap_dim(dim, input.ndim))
+
+
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     return logsumexp_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=_floating(input))
@@ -2658,6 +2707,38 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     return gather_op(input, dim=dim, index=_kept(index, input), sparse_grad=False)
 
 
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """The values of ``input`` at ``indices`` along ``dim``, the two broadcast against each other
+    apart from ``dim`` (as PyTorch: an expand, then :func:`gather`; indices count modulo the
+    size of ``dim``); with ``dim=None``, at ``indices`` into the flattened ``input``.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[10.0, 30.0, 20.0], [60.0, 40.0, 50.0]])
+    >>> torch.take_along_dim(x, x.argmax(1, keepdim=True), 1)
+    tensor([[30.],
+            [60.]])
+    """
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"take_along_dim(): argument 'indices' (position 2) must be Tensor, not {type(indices).__name__}")
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype._legacy_name}")
+    if dim is None:
+        return gather(input.view(-1), 0, indices.view(-1))
+    dim = _wrap_dim(dim, input.ndim)
+    if not input.ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    if input.ndim != indices.ndim:
+        raise RuntimeError(
+            f"torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"{input.ndim} dimensions for input, and {indices.ndim} dimensions for indices"
+        )
+    size = input.shape[dim]
+    along = lambda shape, n: tuple(shape[:dim]) + (n,) + tuple(shape[dim + 1 :])  # noqa: E731
+    indices = indices.remainder(size).broadcast_to(broadcast_shapes(along(input.shape, indices.shape[dim]), indices.shape))
+    input = input.broadcast_to(broadcast_shapes(along(indices.shape, size), input.shape))
+    return gather(input, dim, indices)
+
+
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
     """A copy of ``input`` with ``src``'s values (or the number ``value``) written where
     ``index`` points along ``dim``: for ``dim=1``, ``out[i][index[i][j]] = src[i][j]``.
@@ -2765,6 +2846,50 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     _, (input, index) = _one_device("index_select", input, index)
     flat = _kept(index, input, array=index._data.reshape(-1))  # a 0-d index selects one entry, keeping the dim
     return index_select_op(input, dim=dim, index=flat, self_sym_sizes=tuple(input.shape))
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    """A copy of ``input`` with ``alpha * source`` added at the positions ``index`` (a vector)
+    along ``dim``; repeated positions add up: ``index_add(x, 1, i, s)`` adds ``s[:, k]`` into
+    ``x[:, i[k]]``.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).index_add(1, torch.tensor([2, 0, 2]), torch.ones(2, 3), alpha=10)
+    tensor([[10.,  0., 20.],
+            [10.,  0., 20.]])
+    """
+    if not isinstance(source, Tensor):
+        raise TypeError(f"index_add(): argument 'source' (position 3) must be Tensor, not {type(source).__name__}")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(
+            f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{index.dtype._legacy_name} and size: {list(index.shape)}"
+        )
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {index.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            f"index_add_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
+            "the same scalar type"
+        )
+    along = source.shape[dim] if dim < source.ndim else 1
+    if index.numel() != along:
+        raise RuntimeError(
+            f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
+        )
+    others = lambda shape: [n for d, n in enumerate(shape or (1,)) if d != dim]  # noqa: E731
+    if source.ndim != input.ndim or others(input.shape) != others(source.shape):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+            f"self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
+        )
+    size = input.shape[dim] if input.ndim else 1
+    _check_in_range(index, size, lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}")
+    _, (input, index, source) = _one_device("index_add", input, index, source)
+    return index_add_op(input, source, dim=dim, index=_kept(index, input, source).reshape(-1), alpha=alpha)
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:

@@ -817,6 +817,9 @@ class Tensor:
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F.scatter_add(s, dim, index, src), (src,))
 
+    def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+        return self._apply_inplace(lambda s: F.index_add(s, dim, index, source, alpha=alpha), (source,))
+
     def tril_(self, diagonal: int = 0) -> Tensor:
         return self._apply_inplace(lambda s: F.tril(s, diagonal))
 
@@ -1158,18 +1161,21 @@ _METHODS = {
     "std",
     "prod",
     "cumsum",
+    "cumprod",
     "logsumexp",
     "amax",
     "amin",
     "masked_fill",
     "erf",
     "gather",
+    "take_along_dim",
     "sort",
     "argsort",
     "topk",
     "scatter",
     "scatter_add",
     "index_select",
+    "index_add",
     "diagonal",
     "diag",
     "diag_embed",

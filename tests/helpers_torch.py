@@ -1159,3 +1159,46 @@ case(
 # Chains: second derivatives through several of them at once.
 case("math_chain", lambda lib, x, y: lib.logaddexp(x.sinh(), lib.atan2(y, x)).hypot(x.exp2()), A, B)
 case("math_chain_xlogy_entropy", lambda lib, p: -lib.xlogy(p.softmax(1), p.softmax(1)).sum(1), A)
+# Shape ops (tests/test_shape_ops.py): cumprod, take_along_dim, index_add, roll, movedim,
+# swapaxes, the stacks, tile, repeat_interleave, masked_select, nansum, nanmean, var_mean, std_mean.
+case("shape_cumprod", lambda lib, x: lib.cumprod(x, 1), ((3, 4), "any"))
+case("shape_cumprod_negative_dim", lambda lib, x: x.cumprod(-3), ((3, 2, 4), "any"))
+case("shape_cumprod_zeros", lambda lib, x: x.cumprod(1), ((4, 6), "ties"))
+case("shape_cumprod_zeros_dim0", lambda lib, x: lib.cumprod(x, 0) * 2, ((5, 3), "ties"))
+case("shape_cumprod_0d", lambda lib, x: x.cumprod(0), ((), "any"))
+case("shape_cumprod_ints", lambda lib, x: lib.cumprod(x, 0), ((4, 2), "int", "int32"))
+case("shape_cumprod_dtype", lambda lib, x: lib.cumprod(x, 1, dtype=lib.float64), ((2, 3), "int"))
+case(
+    "shape_take_along_dim",
+    lambda lib, x: lib.take_along_dim(x, lib.tensor([[0, 3, 3], [2, 1, 0], [1, 1, 2]]), 1),
+    ((3, 4), "any"),
+)
+case(
+    "shape_take_along_dim_broadcast",
+    lambda lib, x: x.take_along_dim(lib.tensor([[[1]], [[0]]]), -2),
+    ((1, 3, 4), "any"),
+)
+case("shape_take_along_dim_flat", lambda lib, x: lib.take_along_dim(x, lib.tensor([[11, 0], [3, 3]])), ((3, 4), "any"))
+case(
+    "shape_index_add", lambda lib, x, s: lib.index_add(x, 1, lib.tensor([3, 0, 3]), s), ((3, 4), "any"), ((3, 3), "any")
+)
+case(
+    "shape_index_add_alpha",
+    lambda lib, x, s: x.index_add(-2, lib.tensor([1, 1]), s * s, alpha=-2.5),
+    ((3, 4), "any"),
+    ((2, 4), "any"),
+)
+case(
+    "shape_index_add_source_only",
+    lambda lib, x, s: x.index_add(0, lib.tensor([2]), s.exp()),
+    ((3, 4), "any"),
+    ((1, 4), "any"),
+    grad=[False, True],
+)
+case("shape_index_add_0d", lambda lib, x, s: lib.index_add(x, 0, lib.tensor([0]), s, alpha=3), ((), "any"), ((), "any"))
+case(
+    "shape_inplace_index_add",
+    lambda lib, x, s: (x * 1).index_add_(1, lib.tensor([0, 2]), s, alpha=2),
+    ((3, 4), "any"),
+    ((3, 2), "any"),
+)
