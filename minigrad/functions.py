@@ -257,9 +257,9 @@ sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
             self=lambda grad, self_shape: grad.expand(self_shape))
 sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self, dim, keepdim),
                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
-mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(self.mean(), dtype=self.dtype),
+mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(_mean(self, None, False), dtype=self.dtype),
              self=lambda grad, self_shape: grad.expand(self_shape) / math.prod(self_shape))
-mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: self.mean(axis=dim, keepdims=keepdim),
+mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: _mean(self, dim, keepdim),
                  self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim) / _count(self_shape, dim))
 # PyTorch's variance and standard deviation divide by N - correction (N - 1 by default).
 var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim),
@@ -472,6 +472,12 @@ def _power(xp, base, exponent):
     result = base ** xp.where(negative, 0, exponent)
     inverse = xp.where(base == 1, 1, xp.where(base == -1, 1 - 2 * (exponent % 2), 0))
     return xp.where(negative, inverse, result).astype(result.dtype)
+
+
+def _mean(a, axis, keepdims):
+    if not a.size:  # NumPy warns "Mean of empty slice"; PyTorch gives nan without a word
+        return a.sum(axis=axis, keepdims=keepdims) / 0
+    return a.mean(axis=axis, keepdims=keepdims)
 
 
 def _xlogy(xp, x, y):
@@ -1074,7 +1080,7 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
                 a, b = (result[j], size)
                 raise RuntimeError(
                     f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
-                    f"non-singleton dimension {i}"
+                    f"non-singleton dimension {j}"
                 )
     return tuple(result)
 

@@ -363,6 +363,11 @@ ERRORS = {
         lambda lib: lib.zeros(2).copy_(lib.ones(2, 2)),
         "output with shape [2] doesn't match the broadcast shape [2, 2]",
     ),
+    # The dimension is counted in the broadcast shape (it was counted in the shorter shape).
+    "shapes of two ranks that do not broadcast": (
+        lambda lib: lib.ones(5, 2, 3) + lib.ones(4, 3),
+        "The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 1",
+    ),
     "bitwise of shapes that do not broadcast": (
         lambda lib: lib.ones(2, 4, dtype=lib.bool) | lib.ones(4, 3, dtype=lib.bool),
         "must match the size",
@@ -993,3 +998,14 @@ def test_the_gradient_of_max_is_recorded_as_pytorchs_masked_fill():
         return out
 
     assert run(minigrad) == run(torch)
+
+
+def test_mean_of_nothing_is_nan_without_a_warning():
+    # PyTorch gives nan silently; NumPy's mean warns "Mean of empty slice".
+    def run(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            x = lib.zeros(0, 3, requires_grad=True)
+            return x.mean(), x.mean(0), x.mean(1, keepdim=True), lib.autograd.grad(x.mean(), x)[0]
+
+    same(run)
