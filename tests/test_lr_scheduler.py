@@ -586,7 +586,7 @@ def test_the_module_is_exported_with_torchs_names():
     ours, theirs = minigrad.optim.lr_scheduler, torch.optim.lr_scheduler
     assert minigrad.optim.lr_scheduler is __import__("minigrad.optim.lr_scheduler").optim.lr_scheduler
     assert set(ours.__all__) <= set(theirs.__all__)
-    assert set(theirs.__all__) - set(ours.__all__) == {"CyclicLR"}  # the one not (yet) written
+    assert set(theirs.__all__) == set(ours.__all__)
     assert ours._LRScheduler.__name__ == "_LRScheduler" and issubclass(ours._LRScheduler, ours.LRScheduler)
     for name in ours.__all__:
         assert issubclass(getattr(ours, name), ours.LRScheduler)
@@ -622,3 +622,277 @@ def test_state_dicts_pickle_and_lambdas_are_not_saved():
     sched = minigrad.optim.lr_scheduler.MultiplicativeLR(opt, lr_lambda=lambda epoch: 0.5)
     assert sched.state_dict()["lr_lambdas"] == [None]
     copy.deepcopy(opt)  # the optimizer, its step wrapped, still copies
+
+
+# ---------------------------------------------------------------------- CyclicLR
+
+
+class Halving:
+    """A scale_fn that is a callable object: CyclicLR's state_dict saves its attributes."""
+
+    def __init__(self, base: float) -> None:
+        self.base = base
+
+    def __call__(self, x: float) -> float:
+        return self.base ** (x - 1)
+
+
+# name -> a function (lr_scheduler module, optimizer) -> CyclicLR; the same code for both libraries.
+CYCLIC = {
+    "triangular": lambda sch, opt: sch.CyclicLR(opt, base_lr=0.01, max_lr=0.1, step_size_up=4),
+    "triangular-up-down": lambda sch, opt: sch.CyclicLR(
+        opt, [0.01, 0.002][: len(opt.param_groups)], [0.1, 0.05][: len(opt.param_groups)], 3, 5
+    ),
+    "triangular2": lambda sch, opt: sch.CyclicLR(opt, 0.02, 0.2, step_size_up=2, step_size_down=4, mode="triangular2"),
+    "exp_range": lambda sch, opt: sch.CyclicLR(opt, 0.01, 0.1, step_size_up=3, mode="exp_range", gamma=0.93),
+    "exp_range-cycle-mode-ignored": lambda sch, opt: sch.CyclicLR(
+        opt, 0.01, 0.1, 5, 1, mode="exp_range", gamma=0.8, scale_mode="cycle"
+    ),
+    "scale_fn-cycle": lambda sch, opt: sch.CyclicLR(opt, 0.01, 0.1, 2, scale_fn=lambda x: 0.8**x, mode="nonsense"),
+    "scale_fn-iterations": lambda sch, opt: sch.CyclicLR(
+        opt, 0.005, 0.05, 3, 2, scale_fn=lambda x: 1 / (1.0 + x), scale_mode="iterations"
+    ),
+    "scale_fn-object": lambda sch, opt: sch.CyclicLR(opt, 0.01, 0.3, 2, scale_fn=Halving(0.7)),
+    "momentum-bounds": lambda sch, opt: sch.CyclicLR(
+        opt, 0.01, 0.1, 3, base_momentum=[0.5, 0.6][: len(opt.param_groups)], max_momentum=0.95
+    ),
+    "no-momentum-cycle": lambda sch, opt: sch.CyclicLR(opt, 0.01, 0.1, 3, cycle_momentum=False, base_momentum=0.1),
+    "default-step-size": lambda sch, opt: sch.CyclicLR(opt, 0.001, 0.006),
+}
+
+# Optimizers of the CyclicLR tests: those of the other tests, and ones with a momentum of their own.
+CYCLIC_OPTIMIZERS = {
+    "rmsprop-2groups": ("RMSprop", dict(lr=0.01), True),
+    "nadam": ("NAdam", dict(lr=0.01), False),
+    "adagrad": ("Adagrad", dict(lr=0.1), False),  # neither momentum nor betas
+}
+
+
+def make_cyclic_optimizer(lib, kind: str):
+    if kind in OPTIMIZERS:
+        return make_optimizer(lib, kind)
+    name, kwargs, two_groups = CYCLIC_OPTIMIZERS[kind]
+    params = [lib.nn.Parameter(lib.tensor(v)) for v in VALUES]
+    groups = [{"params": [params[0]]}, {"params": [params[1]], "lr": 0.03}] if two_groups else params
+    return getattr(lib.optim, name)(groups, **kwargs)
+
+
+def both_cyclic(name: str, kind: str = "sgd-momentum-2groups"):
+    opt_m, opt_t = make_cyclic_optimizer(minigrad, kind), make_cyclic_optimizer(torch, kind)
+    sched_m = CYCLIC[name](minigrad.optim.lr_scheduler, opt_m)
+    sched_t = CYCLIC[name](torch.optim.lr_scheduler, opt_t)
+    return opt_m, opt_t, sched_m, sched_t
+
+
+@pytest.mark.parametrize("kind", sorted(OPTIMIZERS) + ["rmsprop-2groups", "nadam"])
+@pytest.mark.parametrize("name", sorted(CYCLIC))
+def test_cyclic_schedule_matches_torch_step_by_step(name, kind):
+    """The same lrs and momenta (or beta1), the same floats, over several cycles."""
+    opt_m, opt_t, sched_m, sched_t = both_cyclic(name, kind)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        history_m, history_t = run(opt_m, sched_m, 30), run(opt_t, sched_t, 30)
+    for step, (ours, theirs) in enumerate(zip(history_m, history_t)):
+        assert ours == theirs, f"after {step} steps"
+    assert len({h[0][0] for h in history_m}) > 3  # the lr did cycle
+    assert_same_params(opt_m, opt_t)
+
+
+def test_cyclic_triangular_goes_up_and_down_between_the_bounds():
+    opt = make_optimizer(minigrad, "sgd-momentum-2groups")
+    sched = minigrad.optim.lr_scheduler.CyclicLR(opt, [0.1, 1.0], [0.5, 3.0], step_size_up=2, step_size_down=1)
+    lrs, momenta = [], []
+    for _ in range(7):
+        lrs.append([round(lr, 12) for lr in sched.get_last_lr()])
+        momenta.append(round(opt.param_groups[0]["momentum"], 12))
+        train_step(opt)
+        sched.step()
+    assert lrs == [[0.1, 1.0], [0.3, 2.0], [0.5, 3.0], [0.1, 1.0], [0.3, 2.0], [0.5, 3.0], [0.1, 1.0]]
+    assert momenta == [0.9, 0.85, 0.8, 0.9, 0.85, 0.8, 0.9]
+    assert sched.base_lrs == [0.1, 1.0] and [g["initial_lr"] for g in opt.param_groups] == [0.1, 1.0]
+
+
+def test_cyclic_after_another_scheduler_behaves_like_torch():
+    """An initial_lr already set stays; the constructor's step computes from it (as PyTorch does:
+    base_lrs become base_lr only after that step), the next steps from base_lr."""
+    histories = []
+    for lib in (minigrad, torch):
+        opt = make_optimizer(lib, "sgd-momentum-2groups")
+        lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, 2)
+        assert [g["initial_lr"] for g in opt.param_groups] == [0.1, 0.03] and sched.base_lrs == [0.01, 0.01]
+        assert sched.get_last_lr() == [0.1, 0.03]
+        histories.append(run(opt, sched, 6))
+    assert histories[0] == histories[1] and histories[0][1][0] == [0.05500000000000001] * 2
+
+
+@pytest.mark.parametrize("name", sorted(CYCLIC))
+def test_cyclic_state_dict_matches_torch(name):
+    opt_m, opt_t, sched_m, sched_t = both_cyclic(name)
+    run(opt_m, sched_m, 7)
+    run(opt_t, sched_t, 7)
+    ours, theirs = sched_m.state_dict(), sched_t.state_dict()
+    assert list(ours) == list(theirs) and ours == theirs
+    assert "_scale_fn_ref" not in ours and list(ours)[-1] == "_scale_fn_custom"
+    assert ours["_scale_fn_custom"] == ({"base": 0.7} if name == "scale_fn-object" else None)
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    assert opt_m.state_dict()["param_groups"] == opt_t.state_dict()["param_groups"]
+
+
+@pytest.mark.parametrize("name", sorted(CYCLIC))
+def test_cyclic_state_dict_round_trip_continues_like_torch(name):
+    """A fresh optimizer and CyclicLR loaded from a checkpoint go on as the original, and as PyTorch's
+    pair (which loads from a copy: its load_state_dict takes _scale_fn_custom out of the dict given)."""
+    results = []
+    for lib in (minigrad, torch):
+        sch = lib.optim.lr_scheduler
+        opt = make_optimizer(lib, "sgd-momentum-2groups")
+        sched = CYCLIC[name](sch, opt)
+        run(opt, sched, 9)
+        saved_opt, saved_sched = copy.deepcopy(opt.state_dict()), copy.deepcopy(sched.state_dict())
+        twin = make_optimizer(lib, "sgd-momentum-2groups")
+        twin_sched = CYCLIC[name](sch, twin)  # made before loading the optimizer, as PyTorch advises
+        twin.load_state_dict(saved_opt)
+        if name == "scale_fn-object":
+            twin_sched._scale_fn_custom.base = 0.1  # restored from the checkpoint
+        snapshot = copy.deepcopy(saved_sched)
+        twin_sched.load_state_dict(saved_sched if lib is minigrad else copy.deepcopy(saved_sched))
+        if lib is minigrad:
+            assert saved_sched == snapshot  # minigrad's loading leaves the saved dict as it was
+        assert twin_sched.state_dict() == sched.state_dict()
+        with lib.no_grad():
+            for p, q in zip(params_of(opt), [p for g in twin.param_groups for p in g["params"]]):
+                q.copy_(lib.tensor(p))
+        rest, rest_twin = run(opt, sched, 10), run(twin, twin_sched, 10)
+        assert rest_twin == rest
+        results.append(rest)
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name", ["triangular2", "exp_range", "momentum-bounds"])
+def test_cyclic_resuming_with_last_epoch_matches_torch(name):
+    kwargs = {
+        "triangular2": dict(base_lr=0.02, max_lr=0.2, step_size_up=2, step_size_down=4, mode="triangular2"),
+        "exp_range": dict(base_lr=0.01, max_lr=0.1, step_size_up=3, mode="exp_range", gamma=0.93),
+        "momentum-bounds": dict(base_lr=0.01, max_lr=0.1, step_size_up=3, base_momentum=0.5, max_momentum=0.95),
+    }[name]
+    histories = []
+    for lib in (minigrad, torch):
+        opt = make_optimizer(lib, "sgd-momentum-2groups")
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, **kwargs)
+        run(opt, sched, 5)
+        resumed = make_optimizer(lib, "sgd-momentum-2groups")
+        resumed.load_state_dict(opt.state_dict())  # with its initial_lr, lr and momentum
+        sched = lib.optim.lr_scheduler.CyclicLR(resumed, **kwargs, last_epoch=sched.last_epoch)
+        histories.append(run(resumed, sched, 8))
+    assert histories[0] == histories[1]
+
+
+def test_cyclic_step_with_an_epoch_warns_and_matches_torch():
+    """CyclicLR has no closed form: step(epoch) sets last_epoch and uses get_lr."""
+    opt_m, opt_t, sched_m, sched_t = both_cyclic("triangular2")
+    for epoch in [3, 7, 2, 11, 0, 5]:
+        for opt, sched in ((opt_m, sched_m), (opt_t, sched_t)):
+            train_step(opt)
+            with pytest.warns(UserWarning, match="The epoch parameter in `scheduler.step\\(\\)` was not necessary"):
+                sched.step(epoch)
+        assert sched_m.last_epoch == sched_t.last_epoch == epoch
+        assert observe(opt_m, sched_m) == observe(opt_t, sched_t)
+
+
+def test_cyclic_get_lr_by_hand_warns_and_moves_the_momentum_like_torch():
+    results = []
+    for lib in (minigrad, torch):
+        opt = make_optimizer(lib, "sgd-momentum-2groups")
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, 4)
+        train_step(opt)
+        sched.step()
+        with pytest.warns(UserWarning, match="get_last_lr"):
+            lrs = sched.get_lr()
+        results.append((lrs, sched.get_last_lr(), groups_of(opt), sched.scale_fn(3)))
+    assert results[0] == results[1]
+
+
+def test_cyclic_without_momentum_cycling_leaves_the_momentum_like_torch():
+    for kind in ("adagrad", "sgd-momentum-2groups", "adam-2groups"):
+        opt_m, opt_t, sched_m, sched_t = both_cyclic("no-momentum-cycle", kind)
+        before = groups_of(opt_m)
+        assert run(opt_m, sched_m, 12) == run(opt_t, sched_t, 12)
+        assert [{k: v for k, v in g.items() if k not in ("lr", "initial_lr")} for g in groups_of(opt_m)] == [
+            {k: v for k, v in g.items() if k not in ("lr", "initial_lr")} for g in before
+        ]
+        assert_same_params(opt_m, opt_t)
+        assert not hasattr(sched_m, "use_beta1") and not hasattr(sched_t, "use_beta1")
+
+
+CYCLIC_ERRORS = {
+    "not an optimizer": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR("sgd", 0.01, 0.1),
+    "mode": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, mode="triangle"),
+    "no momentum (Adagrad)": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(
+        lib.optim.Adagrad(opt.param_groups[0]["params"]), 0.01, 0.1
+    ),
+    "no momentum (Optimizer)": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(
+        lib.optim.Optimizer(opt.param_groups[0]["params"], {"lr": 0.1}), 0.01, 0.1
+    ),
+    "base_lr count": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, [0.01, 0.02], 0.1),
+    "max_lr count": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, (0.1, 0.2, 0.3)),
+    "base_momentum count": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, base_momentum=[0.8] * 2),
+    "max_momentum count": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, max_momentum=[0.9] * 3),
+    "resuming without initial_lr": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, last_epoch=4),
+    "verbose": lambda lib, opt: lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, verbose=True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CYCLIC_ERRORS))
+def test_cyclic_errors_match_torch(case):
+    with pytest.raises(Exception) as theirs:
+        CYCLIC_ERRORS[case](torch, make_optimizer(torch, "sgd"))
+    with pytest.raises(type(theirs.value)) as ours:
+        CYCLIC_ERRORS[case](minigrad, make_optimizer(minigrad, "sgd"))
+    assert type(ours.value) is type(theirs.value)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_cyclic_refusing_an_optimizer_without_momentum_changes_nothing_and_no_cycling_is_fine():
+    for lib in (minigrad, torch):
+        opt = make_cyclic_optimizer(lib, "adagrad")
+        with pytest.raises(ValueError, match="optimizer must support momentum or beta1"):
+            lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1)
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, 2, cycle_momentum=False)
+        assert sched.get_last_lr() == [0.01] and "momentum" not in opt.param_groups[0]
+
+
+def test_cyclic_loading_another_mode_picks_its_scaling_like_torch():
+    """load_state_dict picks the built-in scaling of the loaded mode (here exp_range into triangular)."""
+    histories = []
+    for lib in (minigrad, torch):
+        opt = make_optimizer(lib, "sgd-momentum-2groups")
+        saved = CYCLIC["exp_range"](lib.optim.lr_scheduler, opt)
+        run(opt, saved, 4)
+        sched = lib.optim.lr_scheduler.CyclicLR(make_optimizer(lib, "sgd-momentum-2groups"), 0.01, 0.1, 3)
+        sched.optimizer.load_state_dict(opt.state_dict())
+        sched.load_state_dict(copy.deepcopy(saved.state_dict()))
+        assert sched.mode == "exp_range" and sched.scale_mode == "iterations" and sched.scale_fn(2) == 0.93**2
+        histories.append(run(sched.optimizer, sched, 8))
+    assert histories[0] == histories[1]
+
+
+def test_cyclic_cycles_beta1_of_an_optimizer_with_both_momentum_and_betas_like_torch():
+    """With both settings in the defaults, beta1 is the one that cycles (PyTorch's rule)."""
+    results = []
+    for lib in (minigrad, torch):
+        params = [lib.nn.Parameter(lib.zeros(2))]
+        opt = lib.optim.Optimizer(params, {"lr": 0.1, "momentum": 0.5, "betas": (0.7, 0.99)})
+        sched = lib.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1, 2)
+        history = [groups_of(opt)]
+        for _ in range(3):
+            opt._opt_called = True  # (the base class has no step rule: no optimizer step here)
+            sched.step()
+            history.append(groups_of(opt))
+        assert (
+            sched.use_beta1
+            and history[-1][0]["momentum"] == 0.5
+            and history[1][0]["betas"] == (0.8500000000000001, 0.99)
+        )
+        results.append(history)
+    assert results[0] == results[1]

@@ -1,4 +1,5 @@
-"""``minigrad.nn.utils``: clipping gradients in place between ``backward()`` and ``step()``.
+"""``minigrad.nn.utils``: clipping gradients in place between ``backward()`` and ``step()``, and
+the parameters of a model as one vector and back.
 
 >>> import minigrad as torch
 >>> w = torch.nn.Parameter(torch.ones(2))
@@ -16,10 +17,10 @@ from collections.abc import Iterable
 from .. import linalg
 from ..autograd.grad_mode import no_grad
 from ..factories import tensor
-from ..functions import stack
+from ..functions import cat, stack
 from ..tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
 
 
 def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
@@ -61,3 +62,67 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float, f
     clip_value = float(clip_value)
     for g in _grads(parameters):
         g.clamp_(min=-clip_value, max=clip_value)
+
+
+def _check_param_device(param: Tensor, old_param_device: int | None) -> int:
+    """The GPU index of ``param`` (-1 on the CPU); a TypeError if it differs from ``old_param_device``."""
+    on_gpu = param.device.type == "cuda"
+    if old_param_device is None:
+        return param.get_device() if on_gpu else -1
+    if (param.get_device() != old_param_device) if on_gpu else (old_param_device != -1):
+        raise TypeError("Found two parameters on different devices, this is currently not supported.")
+    return old_param_device
+
+
+def _typename(obj: object) -> str:
+    """The type name PyTorch's messages give (``torch.typename``): ``list``, ``numpy.ndarray``, ..."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    if hasattr(obj, "__qualname__"):
+        module, name = getattr(obj, "__module__", "") or "", obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        module, name = getattr(obj, "__module__", "") or "", obj.__name__
+    else:
+        module, name = type(obj).__module__ or "", type(obj).__qualname__
+    return name if module in {"", "builtins"} else f"{module}.{name}"
+
+
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """The parameters, flattened and joined into one vector (in the graph: it has a ``grad_fn``).
+
+    >>> import minigrad as torch
+    >>> weight, bias = torch.nn.Parameter(torch.tensor([[1.0, 2.0]])), torch.nn.Parameter(torch.tensor([3.0]))
+    >>> torch.nn.utils.parameters_to_vector([weight, bias])
+    tensor([1., 2., 3.], grad_fn=<CatBackward0>)
+    """
+    param_device = None
+    vec = []
+    for param in parameters:
+        param_device = _check_param_device(param, param_device)  # all on one device
+        vec.append(param.view(-1))
+    return cat(vec)
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """Give the parameters, in order, the values of consecutive slices of ``vec``.
+
+    As in PyTorch, each parameter's ``.data`` becomes a view of ``vec`` (no copy, not recorded by
+    autograd); a ``vec`` longer than the parameters is not an error.
+
+    >>> import minigrad as torch
+    >>> model = torch.nn.Linear(2, 1)
+    >>> torch.nn.utils.vector_to_parameters(torch.tensor([1.0, 2.0, 3.0]), model.parameters())
+    >>> model.weight, model.bias
+    (Parameter containing:
+    tensor([[1., 2.]], requires_grad=True), Parameter containing:
+    tensor([3.], requires_grad=True))
+    """
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected torch.Tensor, but got: {_typename(vec)}")
+    param_device = None
+    pointer = 0  # where the next parameter's slice starts
+    for param in parameters:
+        param_device = _check_param_device(param, param_device)
+        num_param = param.numel()
+        param.data = vec[pointer : pointer + num_param].view_as(param).data
+        pointer += num_param

@@ -1,7 +1,8 @@
 """``minigrad.optim.lr_scheduler``: change the learning rate as training goes, as ``torch.optim.lr_scheduler``.
 
 A scheduler wraps an optimizer and rewrites ``group["lr"]`` in each of its ``param_groups``
-each time ``scheduler.step()`` is called: once per epoch (once per batch for ``OneCycleLR``),
+each time ``scheduler.step()`` is called: once per epoch (once per batch for ``OneCycleLR`` and
+``CyclicLR``),
 *after* ``optimizer.step()``. Creating the scheduler already sets the learning rate of epoch 0.
 
 >>> import minigrad as torch
@@ -51,6 +52,7 @@ __all__ = [
     "CosineAnnealingLR",
     "ChainedScheduler",
     "ReduceLROnPlateau",
+    "CyclicLR",
     "CosineAnnealingWarmRestarts",
     "OneCycleLR",
     "PolynomialLR",
@@ -1175,3 +1177,161 @@ def _set_momentum(group: dict[str, Any], momentum: float, use_beta1: bool) -> No
         group["betas"] = (momentum, *group["betas"][1:])
     else:
         group["momentum"] = momentum
+
+
+class CyclicLR(LRScheduler):
+    """A cyclical learning rate (Smith's CLR), stepped after every batch: the lr goes linearly from
+    ``base_lr`` up to ``max_lr`` in ``step_size_up`` steps and back down in ``step_size_down``
+    (default: as many), over and over. The height of each cycle is scaled by ``scale_fn``:
+
+    - ``mode="triangular"``: 1 (every cycle the same);
+    - ``mode="triangular2"``: ``1 / 2**(cycle - 1)`` (halved each cycle);
+    - ``mode="exp_range"``: ``gamma**step`` (shrinking with every step);
+    - or a function of your own ``scale_fn(x)``, of the cycle number (``scale_mode="cycle"``, from 1)
+      or of the step (``scale_mode="iterations"``); ``mode`` is then not used.
+
+    With ``cycle_momentum`` (the default) the momentum (or Adam's ``beta1``) moves the opposite way,
+    from ``max_momentum`` at ``base_lr`` to ``base_momentum`` at ``max_lr``; an optimizer with
+    neither is refused. The constructor sets each group's ``lr`` to ``base_lr`` (and its
+    ``max_momentum`` and ``base_momentum``).
+
+    >>> import minigrad as torch
+    >>> from minigrad.optim.lr_scheduler import CyclicLR
+    >>> opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0, momentum=0.9)
+    >>> sched = CyclicLR(opt, base_lr=0.1, max_lr=0.5, step_size_up=2, mode="triangular2")
+    >>> lrs, momenta = [sched.get_last_lr()[0]], [opt.param_groups[0]["momentum"]]
+    >>> for _ in range(8):
+    ...     opt.step()
+    ...     sched.step()
+    ...     lrs.append(round(sched.get_last_lr()[0], 4))
+    ...     momenta.append(round(opt.param_groups[0]["momentum"], 4))
+    >>> lrs
+    [0.1, 0.3, 0.5, 0.3, 0.1, 0.2, 0.3, 0.2, 0.1]
+    >>> momenta
+    [0.9, 0.85, 0.8, 0.85, 0.9, 0.875, 0.85, 0.875, 0.9]
+    """
+
+    def __init__(
+        self,
+        optimizer: Optimizer,
+        base_lr: float | list[float],
+        max_lr: float | list[float],
+        step_size_up: int = 2000,
+        step_size_down: int | None = None,
+        mode: Literal["triangular", "triangular2", "exp_range"] = "triangular",
+        gamma: float = 1.0,
+        scale_fn: Callable[[float], float] | None = None,
+        scale_mode: Literal["cycle", "iterations"] = "cycle",
+        cycle_momentum: bool = True,
+        base_momentum: float = 0.8,
+        max_momentum: float = 0.9,
+        last_epoch: int = -1,
+    ) -> None:
+        if not isinstance(optimizer, Optimizer):
+            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
+        self.optimizer = optimizer
+        base_lrs = _per_group("base_lr", optimizer, base_lr)
+        if last_epoch == -1:  # (when resuming, the loaded groups hold their lr already)
+            for lr, group in zip(base_lrs, optimizer.param_groups, strict=True):
+                group["lr"] = lr
+        self.max_lrs = _per_group("max_lr", optimizer, max_lr)
+        step_size_up = float(step_size_up)
+        step_size_down = float(step_size_down) if step_size_down is not None else step_size_up
+        self.total_size = step_size_up + step_size_down  # the length of a cycle
+        self.step_ratio = step_size_up / self.total_size  # the part of it going up
+        if mode not in ["triangular", "triangular2", "exp_range"] and scale_fn is None:
+            raise ValueError("mode is invalid and scale_fn is None")
+        self.mode = mode
+        self.gamma = gamma
+        self._scale_fn_custom = scale_fn
+        self.scale_mode = scale_mode
+        self._init_scale_fn()
+
+        self.cycle_momentum = cycle_momentum
+        if cycle_momentum:
+            if "momentum" not in optimizer.defaults and "betas" not in optimizer.defaults:
+                raise ValueError("optimizer must support momentum or beta1 with `cycle_momentum` option enabled")
+            self.use_beta1 = "betas" in self.optimizer.defaults  # Adam's beta1 plays the momentum's part
+            self.base_momentums = _per_group("base_momentum", optimizer, base_momentum)
+            self.max_momentums = _per_group("max_momentum", optimizer, max_momentum)
+            if last_epoch == -1:
+                for group_max, group_base, group in zip(
+                    self.max_momentums, self.base_momentums, optimizer.param_groups, strict=True
+                ):
+                    _set_momentum(group, group_max, self.use_beta1)
+                    group["max_momentum"] = group_max
+                    group["base_momentum"] = group_base
+        super().__init__(optimizer, last_epoch)
+        self.base_lrs = base_lrs  # the cycles' lower bounds (not the groups' initial_lr)
+
+    def _init_scale_fn(self) -> None:
+        """Pick the built-in scaling of ``mode`` (and its ``scale_mode``), unless ``scale_fn`` was given."""
+        if self._scale_fn_custom is not None:
+            return
+        if self.mode == "triangular":
+            self._scale_fn_ref = self._triangular_scale_fn
+            self.scale_mode = "cycle"
+        elif self.mode == "triangular2":
+            self._scale_fn_ref = self._triangular2_scale_fn
+            self.scale_mode = "cycle"
+        elif self.mode == "exp_range":
+            self._scale_fn_ref = functools.partial(self._exp_range_scale_fn, self.gamma)
+            self.scale_mode = "iterations"
+
+    def scale_fn(self, x: float) -> float:
+        """The scale of the cycle's height at ``x`` (the cycle number or the step, per ``scale_mode``)."""
+        if self._scale_fn_custom is not None:
+            return self._scale_fn_custom(x)
+        return self._scale_fn_ref(x)
+
+    @staticmethod
+    def _triangular_scale_fn(x: float) -> float:
+        return 1.0
+
+    @staticmethod
+    def _triangular2_scale_fn(x: float) -> float:
+        return 1 / (2.0 ** (x - 1))
+
+    @staticmethod
+    def _exp_range_scale_fn(gamma: float, x: float) -> float:
+        return gamma**x
+
+    def get_lr(self) -> list[float]:
+        """The lr of step ``last_epoch`` for each group; also sets each group's momentum (or beta1)."""
+        self._warn_if_not_stepping()
+        cycle = math.floor(1 + self.last_epoch / self.total_size)
+        x = 1.0 + self.last_epoch / self.total_size - cycle  # where in the cycle, from 0 to 1
+        if x <= self.step_ratio:
+            scale_factor = x / self.step_ratio
+        else:
+            scale_factor = (x - 1) / (self.step_ratio - 1)
+        scale_x = cycle if self.scale_mode == "cycle" else self.last_epoch
+        lrs = []
+        for base_lr, max_lr in zip(self.base_lrs, self.max_lrs, strict=True):
+            base_height = (max_lr - base_lr) * scale_factor
+            lrs.append(base_lr + base_height * self.scale_fn(scale_x))
+        if self.cycle_momentum:
+            momenta = []
+            for base_momentum, max_momentum in zip(self.base_momentums, self.max_momentums, strict=True):
+                base_height = (max_momentum - base_momentum) * scale_factor
+                momenta.append(max_momentum - base_height * self.scale_fn(scale_x))
+            for group, momentum in zip(self.optimizer.param_groups, momenta, strict=True):
+                _set_momentum(group, momentum, self.use_beta1)
+        return lrs
+
+    def state_dict(self) -> dict[str, Any]:
+        """As :meth:`LRScheduler.state_dict`; of ``scale_fn``, only a callable object's attributes are saved."""
+        state = super().state_dict()
+        state.pop("_scale_fn_ref", None)  # a built-in scaling is picked again from the mode
+        fn = state.pop("_scale_fn_custom")
+        state["_scale_fn_custom"] = None if fn is None or isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """As :meth:`LRScheduler.load_state_dict`; a saved callable object's attributes are restored."""
+        state = dict(state_dict)  # the caller's dict is left as it is
+        fn = state.pop("_scale_fn_custom")
+        super().load_state_dict(state)
+        if fn is not None:
+            self._scale_fn_custom.__dict__.update(fn)
+        self._init_scale_fn()
