@@ -168,6 +168,8 @@ def test_state_dict_round_trip_continues_identically():
 
 CONSTRUCTOR_ERRORS = [
     dict(lr=-0.5),
+    dict(lr=float("nan")),  # not 0 <= nan
+    dict(eps=float("nan")),
     dict(eps=-1.0),
     dict(betas=(1.0, 0.9)),
     dict(betas=(0.9, 1.0)),

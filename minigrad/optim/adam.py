@@ -8,7 +8,7 @@ from typing import Any
 from ..factories import tensor, zeros_like
 from ..functions import maximum
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_adam_arguments
 
 
 class Adam(Optimizer):
@@ -37,16 +37,7 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if lr < 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if eps < 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if weight_decay < 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_adam_arguments(lr, eps, betas, weight_decay)
         # as PyTorch: betas=(0, 0.9) is refused (ints), as is a float mixed with a tensor
         if not all(isinstance(b, float) for b in betas) and not all(isinstance(b, Tensor) for b in betas):
             raise ValueError("betas must be either both floats or both Tensors")

@@ -12,6 +12,22 @@ from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
 
 
+def check_adam_arguments(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
+    """The checks the Adam family (Adam, AdamW, Adamax, NAdam, RAdam) makes of its arguments, in
+    PyTorch's order and words (``not 0.0 <= lr`` also refuses nan)."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    for i, beta in enumerate(betas[:2]):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+
+
 class _Required:
     """Marks a hyper-parameter that has no default (it must be given per group)."""
 

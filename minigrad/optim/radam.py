@@ -7,7 +7,7 @@ from typing import Any
 
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_adam_arguments
 
 
 class RAdam(Optimizer):
@@ -46,18 +46,7 @@ class RAdam(Optimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_adam_arguments(lr, eps, betas, weight_decay)
         if differentiable:
             raise NotImplementedError("minigrad's RAdam does not support differentiable=True")
         defaults = dict(
