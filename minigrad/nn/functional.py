@@ -591,6 +591,11 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 
 
 # ---------------------------------------------------------------------------------------------- losses
+def _reduced(losses: Tensor, reduction: str) -> Tensor:
+    """Each loss, their sum or their mean (a loss made of elementary ops)."""
+    return losses if reduction == "none" else losses.sum() if reduction == "sum" else losses.mean()
+
+
 def _reduction(size_average, reduce, reduction: str) -> str:
     if size_average is not None or reduce is not None:
         size_average = True if size_average is None else size_average
@@ -636,8 +641,7 @@ def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduc
     """Mean (or sum, or each) of ``|input - target|``, from elementary ops as in PyTorch."""
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_shapes_differ(input, target)
-    losses = (input - target).abs()
-    return losses if reduction == "none" else losses.sum() if reduction == "sum" else losses.mean()
+    return _reduced((input - target).abs(), reduction)
 
 
 def binary_cross_entropy(
@@ -839,10 +843,6 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     shape differs from the common one."""
     shape = _F.broadcast_shapes(input.shape, target.shape)
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
-
-
-def _reduced(losses: Tensor, reduction: str) -> Tensor:
-    return losses if reduction == "none" else losses.sum() if reduction == "sum" else losses.mean()
 
 
 def smooth_l1_loss(
