@@ -33,7 +33,7 @@ Number = int | float | bool
 # ``alpha * other`` keeps other's dtype: for bools alpha counts as True or False, as in PyTorch.
 add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + (alpha * other).astype(other.dtype, copy=False) if alpha != 1 else self + other,
             self=lambda grad: grad,
-            other=lambda grad, alpha: grad * alpha if alpha != 1 else grad)
+            other=lambda grad, alpha: _times(grad, alpha))
 sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: self - alpha * other if alpha != 1 else self - other,
             self=lambda grad: grad,
             other=lambda grad, alpha: -grad * alpha if alpha != 1 else -grad)
@@ -718,6 +718,7 @@ def _index_add(xp, self, source, dim, index, alpha):
 
 
 def _times(grad: Tensor, alpha) -> Tensor:
+    """``grad * alpha``, without an op when ``alpha`` is 1 (the gradient of ``alpha * x``)."""
     return grad * alpha if alpha != 1 else grad
 
 
