@@ -36,7 +36,7 @@ def data():
 
 def library_step(lib):
     x_np, y_np, weights = data()
-    model = lib.nn.Sequential(lib.nn.Linear(784, 256), lib.nn.ReLU(), lib.nn.Linear(256, 10))
+    model = lib.nn.Sequential(lib.nn.Linear(*SIZES[:2]), lib.nn.ReLU(), lib.nn.Linear(*SIZES[1:]))
     with lib.no_grad():
         for layer, (w, b) in zip((model[0], model[2]), weights):
             layer.weight.copy_(lib.tensor(w))
