@@ -290,6 +290,17 @@ max_dim_op = Op("MaxBackward0", lambda xp, self, *, dim, keepdim, indices: _gath
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
 min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
+# nansum counts NaN as 0: its gradient is 0 there (the mask multiplies, as in PyTorch).
+nansum_op = Op("NansumBackward0", lambda xp, self, *, dim, keepdim: xp.asarray(xp.nansum(self, axis=dim, keepdims=keepdim, dtype=_accumulated(self))),
+               self=lambda grad, self, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * self.isnan().logical_not())
+# The median of all elements shares its gradient among the elements equal to it (as amax);
+# along a dim it goes to the element the index picked (as max).
+median_op = Op("MedianBackward0", lambda xp, self: _median(xp, self, ignore_nan=False),
+               self=lambda grad, self, result: _evenly(grad, self, result))
+nanmedian_op = Op("NanmedianBackward0", lambda xp, self: _median(xp, self, ignore_nan=True),
+                  self=lambda grad, self, result: _evenly(grad, self, result))
+median_dim_op = Op("MedianBackward1", max_dim_op.forward, **max_dim_op.rules)
+nanmedian_dim_op = Op("NanmedianBackward1", max_dim_op.forward, **max_dim_op.rules)
 norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _norm(xp, self, p, dim, keepdim),
              self=lambda grad, self, result, p, dim, keepdim: _norm_backward(grad, self, result, p, dim, keepdim))
 softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, dim),
@@ -353,6 +364,12 @@ expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(sel
                view=True, self=lambda grad, self_shape: grad.sum_to_size(self_shape))
 flip_op = Op("FlipBackward0", lambda xp, self, *, dims: xp.flip(self, dims).copy(),  # a copy, not a view
              self=lambda grad, dims: grad.flip(dims))
+# roll with no dims rolls the flattened tensor; its gradient rolls back the other way.
+roll_op = Op("RollBackward0", lambda xp, self, *, shifts, dims: xp.roll(self, shifts, dims) if dims else xp.roll(self, shifts[0]),
+             self=lambda grad, shifts, dims: roll_op(grad, shifts=tuple(-s for s in shifts), dims=dims))
+# rot90 flips one dim and swaps the two (a copy laid out as PyTorch's: transposed for odd k).
+rot90_op = Op("Rot90Backward0", lambda xp, self, *, k, dims: _rot90(xp, self, k, dims),
+              self=lambda grad, k, dims: rot90_op(grad, k=-k, dims=dims))
 
 # Indexing: select/slice/index all read ``self[key]``; their rule puts the gradient back into
 # zeros at ``key`` (PyTorch's select_backward, slice_backward and index_put), and that op's own
@@ -394,6 +411,23 @@ index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, sel
 index_add_op = Op("IndexAddBackward0", lambda xp, self, source, *, dim, index, alpha: _index_add(xp, self, source, dim, index, alpha),
                   self=lambda grad: grad,
                   source=lambda grad, dim, index, source, alpha: _times(index_select(grad, dim, Tensor._make(index)).expand(source.shape), alpha))
+# masked_select reads self (broadcast with the mask) where the mask is True, as a vector; take
+# reads the flattened self at index. Each one's gradient is put back there (repeats add up).
+masked_select_op = Op("MaskedSelectBackward0", lambda xp, self, *, mask: _broadcast_flat(xp, self, mask)[_broadcast_flat(xp, mask, self)],
+                      self=lambda grad, self, mask: _masked_select_backward(grad, self, mask))
+take_op = Op("TakeBackward0", lambda xp, self, *, index: self.reshape(-1)[index],
+             self=lambda grad, self, index: embed(grad, shape=(self.numel(),), key=(index,)).reshape(self.shape))
+# index_fill writes a value at index along dim: no gradient flows there to self; a 0-d tensor
+# value gets the gradient of each place it was written (once per place, as PyTorch's unique).
+index_fill_op = Op("IndexFillBackward0", lambda xp, self, *, dim, index, value: _index_write(xp, self, dim, index, xp.asarray(value).astype(self.dtype)),
+                   self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0))
+index_fill_tensor_op = Op("IndexFillBackward1", lambda xp, self, value, *, dim, index: _index_write(xp, self, dim, index, value.astype(self.dtype)),
+                          self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0),
+                          value=lambda grad, dim, index: index_select(grad, dim, _unique(grad, index)).sum())
+# index_copy writes source's slices at index along dim: the gradient there goes to source.
+index_copy_op = Op("IndexCopyBackward0", lambda xp, self, source, *, dim, index: _index_write(xp, self, dim, index, source),
+                   self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0),
+                   source=lambda grad, dim, index, source_shape: index_select(grad, dim, Tensor._make(index)).reshape(source_shape))
 # diagonal is a view; diag_embed writes a diagonal into zeros: each one's gradient is the other.
 diagonal_op = Op("DiagonalBackward0", lambda xp, self, *, offset, dim1, dim2, self_sym_sizes: backend.diagonal(self, offset, dim1, dim2),
                  view=True, self=lambda grad, offset, dim1, dim2, self_sym_sizes: diagonal_backward_op(grad, shape=self_sym_sizes, offset=offset, dim1=dim1, dim2=dim2))
@@ -428,6 +462,10 @@ cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(_joined(ten
             tensors=lambda grad, shapes, dim: _split(grad, shapes, dim))
 stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
               tensors=lambda grad, shapes, dim: [grad.select(dim, i) for i in range(len(shapes))])
+# block_diag puts each input (a 0-d tensor as 1x1, a vector as a row) on the diagonal of zeros;
+# each one's gradient is its block of the gradient.
+block_diag_op = Op("BlockDiagBackward0", lambda xp, *tensors: _block_diag(xp, tensors),
+                   tensors=lambda grad, shapes: _block_grads(grad, shapes))
 
 # clone keeps a dense layout (a transpose stays transposed), as PyTorch's preserve_format does;
 # contiguous() and a copying reshape make a row-major copy.
@@ -557,6 +595,25 @@ def _gather(xp, a, dim, keepdim, indices):
     return out if keepdim else xp.squeeze(out, dim)
 
 
+def _median_indices(xp, a, dim, ignore_nan):
+    """Where the lower median of ``a`` along ``dim`` is (a stable sort's choice among ties): the
+    first NaN where there is one (unless ``ignore_nan``, which takes the median of the others)."""
+    order = xp.argsort(a, axis=dim, kind="stable")  # NaN last
+    nan = xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
+    if ignore_nan:
+        count = a.shape[dim] - nan.sum(axis=dim, keepdims=True)
+        return xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim)
+    middle = xp.take(order, (a.shape[dim] - 1) // 2, axis=dim)
+    return xp.where(nan.any(axis=dim), nan.argmax(axis=dim), middle)
+
+
+def _median(xp, a, ignore_nan):
+    if not a.size:  # PyTorch's median of nothing is nan
+        return xp.asarray(xp.nan, dtype=a.dtype)
+    flat = a.reshape(-1)
+    return flat[_median_indices(xp, flat, 0, ignore_nan)][...]
+
+
 def _norm(xp, a, p, dim, keepdim):
     absolute = xp.abs(a)
     if p == math.inf:
@@ -612,6 +669,42 @@ def _div_rounded(xp, a, b, mode):
     if a.dtype.kind in "iub":
         return xp.sign(a) * xp.sign(b) * (xp.abs(a) // xp.abs(b))
     return xp.trunc(a / b)
+
+
+def _rot90(xp, a, k, dims):
+    """PyTorch's rot90 (its memory layout too): a flip of ``dims[1]`` then a swap of the two dims
+    for k = 1, both dims flipped for k = 2, a flip of ``dims[0]`` then the swap for k = 3."""
+    d0, d1 = dims
+    k %= 4
+    if k == 0:
+        return a.copy()  # row-major
+    if k == 2:
+        return xp.flip(a, dims).copy()
+    return xp.swapaxes(xp.flip(a, d1 if k == 1 else d0).copy(), d0, d1)
+
+
+def _block_diag(xp, arrays):
+    shapes = [a.shape for a in arrays]
+    blocks = _blocks(shapes)
+    out = xp.zeros((blocks[-1][0].stop, blocks[-1][1].stop), dtype=arrays[0].dtype)
+    for (rows, cols), a, shape in zip(blocks, arrays, shapes):
+        out[rows, cols] = a.reshape(_as_matrix(shape))
+    return out
+
+
+def _as_matrix(shape) -> tuple[int, int]:
+    """block_diag's view of a shape: a 0-d tensor is 1x1, a vector one row."""
+    return tuple(shape) if len(shape) == 2 else (1, shape[0]) if shape else (1, 1)
+
+
+def _blocks(shapes) -> list[tuple[slice, slice]]:
+    """Where each of ``shapes`` lies in block_diag's result: (rows, columns)."""
+    out, row, col = [], 0, 0
+    for shape in shapes:
+        rows, cols = _as_matrix(shape)
+        out.append((slice(row, row + rows), slice(col, col + cols)))
+        row, col = row + rows, col + cols
+    return out
 
 
 def _take_view(xp, a, steps):
@@ -717,9 +810,37 @@ def _index_add(xp, self, source, dim, index, alpha):
     return out
 
 
+def _broadcast_flat(xp, a, other):
+    """``a`` broadcast against ``other``, flattened (masked_select's operands)."""
+    return xp.broadcast_to(a, xp.broadcast_shapes(a.shape, other.shape)).reshape(-1)
+
+
+def _index_write(xp, self, dim, index, values):
+    """A copy of ``self`` with ``values`` (a 0-d value or slices) written at ``index`` along ``dim``."""
+    out = self.copy()
+    target = out if out.ndim else out.reshape(1)  # a view of the copy
+    target[(slice(None),) * dim + (index,)] = values.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :]) if values.ndim else values
+    return out
+
+
 def _times(grad: Tensor, alpha) -> Tensor:
     """``grad * alpha``, without an op when ``alpha`` is 1 (the gradient of ``alpha * x``)."""
     return grad * alpha if alpha != 1 else grad
+
+
+def _masked_select_backward(grad: Tensor, self: Tensor, mask) -> Tensor:
+    """masked_select's gradient: ``grad`` put back where the mask (broadcast) was True."""
+    shape = broadcast_shapes(self.shape, mask.shape)
+    xp = backend.xp(grad.device)
+    with backend.on(grad.device):
+        places = xp.flatnonzero(xp.broadcast_to(mask, shape))
+    return embed(grad, shape=(math.prod(shape),), key=(places,)).reshape(shape)
+
+
+def _unique(like: Tensor, index) -> Tensor:
+    """The distinct values of the array ``index`` (on ``like``'s device), as a tensor."""
+    with backend.on(like.device):
+        return Tensor._make(backend.xp(like.device).unique(index))
 
 
 def _put_back(grad: Tensor, shape, dim: int, indices) -> Tensor:
@@ -931,6 +1052,18 @@ def _cumprod_backward(grad, self, result, dim):
         omitted = cat([before, before * after], dim) if k < size - 1 else before
         pieces.append((grad[along(k)] * omitted).sum(dim))
     return stack(pieces, dim)
+
+
+def _block_grads(grad: Tensor, shapes) -> list[Tensor]:
+    """block_diag's gradients: each input's block, squeezed as PyTorch squeezes it (a vector's
+    row keeps its 1, so _fit sums it away, as PyTorch's engine does)."""
+    grads = []
+    for (rows, cols), shape in zip(_blocks(shapes), shapes):
+        block = grad[rows, cols]
+        for _ in range(2 - len(shape)):
+            block = block.squeeze(-1)
+        grads.append(block)
+    return grads
 
 
 def _joined(arrays) -> list:
@@ -2009,6 +2142,61 @@ def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
 
 
+return_types_median, return_types_nanmedian = _return_type("median"), _return_type("nanmedian")
+
+
+def median(input: Tensor, dim=None, keepdim: bool = False):
+    """The lower median of all elements (the smaller middle value of an even count; NaN where
+    there is one); with ``dim``, ``(values, indices)`` along it.
+
+    >>> import minigrad as torch
+    >>> torch.median(torch.tensor([4.0, 1.0, 3.0, 2.0]))
+    tensor(2.)
+    """
+    return _median_of(input, dim, keepdim, "median", median_op, median_dim_op, return_types_median)
+
+
+def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
+    """:func:`median` leaving out NaN (which it gives only where every element is NaN)."""
+    return _median_of(input, dim, keepdim, "nanmedian", nanmedian_op, nanmedian_dim_op, return_types_nanmedian)
+
+
+def _median_of(input: Tensor, dim, keepdim, name, full_op, dim_op, result_type):
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for 'Bool'")
+    if dim is None:
+        return full_op(input)
+    dim = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim(input, dim, name)
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        indices = _median_indices(xp, input._data, dim, name == "nanmedian") if input.ndim else xp.zeros((), dtype="int64")
+    values = dim_op(input, dim=dim, keepdim=keepdim, indices=indices)
+    with backend.on(input.device):
+        return result_type(values, Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices))
+
+
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The sum of the elements that are not NaN (over ``dim``, an int or a tuple; all by default).
+
+    >>> import minigrad as torch
+    >>> torch.nansum(torch.tensor([1.0, float("nan"), 2.0]))
+    tensor(3.)
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    return nansum_op(input, dim=None if dim is None else _dims(dim, input.ndim), keepdim=keepdim)
+
+
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The mean of the elements that are not NaN: their ``nansum`` divided by their count, as
+    PyTorch computes it (NaN where there are none)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype._legacy_name}")
+    count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else input.isnan().logical_not().sum()
+    return nansum(input, dim, keepdim, dtype=dtype) / count
+
+
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
         _check_nonempty_dim(input, None, "argmax")
@@ -2335,6 +2523,114 @@ def flip(input: Tensor, *args, dims=None) -> Tensor:
     return flip_op(input, dims=_dims(_shape_args(args if dims is None else (dims,)), input.ndim))
 
 
+def fliplr(input: Tensor) -> Tensor:
+    """``input`` flipped left to right: reversed along dim 1 (a copy)."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip_op(input, dims=(1,))
+
+
+def flipud(input: Tensor) -> Tensor:
+    """``input`` flipped upside down: reversed along dim 0 (a copy)."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip_op(input, dims=(0,))
+
+
+def roll(input: Tensor, shifts, dims=None) -> Tensor:
+    """``input`` shifted by ``shifts`` places along ``dims`` (an int or a tuple of ints each),
+    elements pushed off one end coming back at the other; without ``dims``, the flattened
+    tensor is shifted and its shape restored.
+
+    >>> import minigrad as torch
+    >>> torch.roll(torch.tensor([[1, 2, 3], [4, 5, 6]]), 1, 1)
+    tensor([[3, 1, 2],
+            [6, 4, 5]])
+    """
+    shifts = _int_tuple("roll", "shifts", 2, shifts)
+    dims = () if dims is None else _int_tuple("roll", "dims", 3, dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if dims and not input.ndim:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    return roll_op(input, shifts=shifts, dims=tuple(_wrap_dim(d, input.ndim) for d in dims))
+
+
+def _int_tuple(name: str, argument: str, position: int, value) -> tuple[int, ...]:
+    """An int or a sequence of ints (or an integer tensor) as a tuple, with PyTorch's TypeError."""
+    if isinstance(value, Tensor) and not value.dtype.is_floating_point:
+        value = value.tolist()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,)
+    if isinstance(value, tuple | list) and builtins.all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return tuple(value)
+    raise TypeError(f"{name}(): argument '{argument}' (position {position}) must be tuple of ints, not {type(value).__name__}")
+
+
+def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    """``input`` rotated by ``k`` quarter turns in the plane of ``dims``, from the first dim
+    towards the second (a copy).
+
+    >>> import minigrad as torch
+    >>> torch.rot90(torch.tensor([[1, 2], [3, 4]]))
+    tensor([[2, 4],
+            [1, 3]])
+    """
+    dims = _int_tuple("rot90", "dims", 3, dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    if wrapped[0] == wrapped[1]:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+    return rot90_op(input, k=k, dims=wrapped)
+
+
+def movedim(input: Tensor, source, destination) -> Tensor:
+    """``input`` with its dims ``source`` moved to the places ``destination`` (ints or tuples),
+    the other dims keeping their order: a view (``PermuteBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape
+    torch.Size([3, 4, 2])
+    """
+    source = _int_tuple("movedim", "source", 2, source)
+    destination = _int_tuple("movedim", "destination", 3, destination)
+    if len(source) != len(destination):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({list(source)} dims) should contain the same "
+            f"number of dims as destination ({list(destination)} dims)"
+        )
+    src = [_wrap_dim(d, input.ndim) for d in source]
+    dst = [_wrap_dim(d, input.ndim) for d in destination]
+    for name, given, wrapped in (("source", source, src), ("destination", destination, dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)})")
+    if not input.ndim:  # PyTorch returns an alias of a 0-d tensor
+        return alias_op(input)
+    order = [None] * input.ndim
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(input.ndim) if d not in src)
+    return permute_op(input, dims=tuple(next(rest) if o is None else o for o in order))
+
+
+moveaxis = movedim
+
+
+def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """``input.transpose(axis0, axis1)`` (NumPy's name)."""
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """``input.transpose(dim0, dim1)``."""
+    return transpose(input, dim0, dim1)
+
+
 def broadcast_to(input: Tensor, *size) -> Tensor:
     """``input.expand(size)`` (``ExpandBackward0``, as in PyTorch)."""
     return expand(input, *size)
@@ -2428,6 +2724,404 @@ def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if not -size <= dim < size:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
     return stack_op(*tensors, dim=dim % size, dtype=_operand_dtype(tensors))
+
+
+def _tensor_sequence(name: str, tensors) -> list[Tensor]:
+    """A list or tuple of tensors, with PyTorch's TypeError for anything else."""
+    if not isinstance(tensors, list | tuple):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return list(tensors)
+
+
+def _tensors_given(name: str, tensors: tuple) -> tuple[list[Tensor], bool]:
+    """The tensors of ``f(a, b)`` or ``f([a, b])`` (``atleast_1d``, ``meshgrid``...), and whether
+    they came as one tensor (so one result, not a tuple, is returned)."""
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return [tensors[0]], True
+    if len(tensors) == 1 and isinstance(tensors[0], list | tuple):
+        tensors = tensors[0]
+    for t in tensors:
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"{name}() received an invalid combination of arguments - got ({type(t).__name__}), but expected "
+                "one of: (Tensor input) or (tuple of Tensors tensors)"
+            )
+    return list(tensors), False
+
+
+def _at_least(name: str, tensors: tuple, make):
+    given, one = _tensors_given(name, tensors)
+    out = tuple(make(t) for t in given)
+    return out[0] if one else out
+
+
+def atleast_1d(*tensors):
+    """Each tensor with at least one dim (a 0-d tensor viewed as a vector of one element); the
+    tensor itself when it has one already. Several tensors (or a list): a tuple.
+
+    >>> import minigrad as torch
+    >>> torch.atleast_1d(torch.tensor(2.0))
+    tensor([2.])
+    """
+    return _at_least("atleast_1d", tensors, lambda t: t.reshape(1) if not t.ndim else t)
+
+
+def atleast_2d(*tensors):
+    """Each tensor with at least two dims: a 0-d tensor viewed as 1x1, a vector as one row."""
+    return _at_least("atleast_2d", tensors, lambda t: t.reshape(1, 1) if not t.ndim else t.unsqueeze(0) if t.ndim == 1 else t)
+
+
+def atleast_3d(*tensors):
+    """Each tensor with at least three dims: 0-d as 1x1x1, a vector of n as 1xnx1, a matrix
+    of (m, n) as (m, n, 1), as NumPy does."""
+    def make(t):
+        if t.ndim == 0:
+            return t.reshape(1, 1, 1)
+        if t.ndim == 1:
+            return t.unsqueeze(0).unsqueeze(-1)
+        return t.unsqueeze(-1) if t.ndim == 2 else t
+
+    return _at_least("atleast_3d", tensors, make)
+
+
+def _stacked(name: str, tensors, prepare, dim) -> Tensor:
+    """``cat`` of the ``tensors`` each made ready with ``prepare``, along ``dim`` (a function of
+    the prepared tensors): vstack, hstack, dstack and column_stack, as PyTorch composes them."""
+    tensors = _tensor_sequence(name, tensors)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    ready = [prepare(t) for t in tensors]
+    return cat(ready, dim(ready))
+
+
+def vstack(tensors) -> Tensor:
+    """The tensors stacked row-wise: each made at least 2-d (a vector becomes a row), joined
+    along dim 0.
+
+    >>> import minigrad as torch
+    >>> torch.vstack([torch.tensor([1, 2]), torch.tensor([3, 4])])
+    tensor([[1, 2],
+            [3, 4]])
+    """
+    return _stacked("vstack", tensors, atleast_2d, lambda ready: 0)
+
+
+row_stack = vstack
+
+
+def hstack(tensors) -> Tensor:
+    """The tensors stacked column-wise: joined along dim 1, or along dim 0 for vectors."""
+    return _stacked("hstack", tensors, atleast_1d, lambda ready: 0 if ready[0].ndim == 1 else 1)
+
+
+def dstack(tensors) -> Tensor:
+    """The tensors stacked depth-wise: each made at least 3-d, joined along dim 2."""
+    return _stacked("dstack", tensors, atleast_3d, lambda ready: 2)
+
+
+def column_stack(tensors) -> Tensor:
+    """The tensors as the columns of a matrix: vectors (and 0-d tensors) each become one column,
+    the others are joined as they are, along dim 1."""
+    return _stacked("column_stack", tensors, lambda t: t.reshape(t.numel(), 1) if t.ndim <= 1 else t, lambda ready: 1)
+
+
+def tile(input: Tensor, dims) -> Tensor:
+    """``input`` repeated ``dims[i]`` times along dim ``i``; with fewer ``dims`` than dims, the
+    leading ones are repeated once (``Tensor.repeat`` pads the other way, with new dims).
+
+    >>> import minigrad as torch
+    >>> torch.tile(torch.tensor([[1, 2]]), (2,))
+    tensor([[1, 2, 1, 2]])
+    """
+    if isinstance(dims, int):  # (the method takes tile(2), as Tensor.tile passes a tuple)
+        raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not int")
+    return _repeat(input, _padded(_int_tuple("tile", "dims", 2, dims), input.shape))  # 1s for the leading dims
+
+
+def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+    """Each element of ``input`` repeated ``repeats`` times (an int, or a tensor of one count
+    per element along ``dim``), the copies next to each other; the flattened input without
+    ``dim``. ``repeat_interleave(counts)`` alone gives each index ``counts[i]`` times.
+
+    >>> import minigrad as torch
+    >>> torch.repeat_interleave(torch.tensor([[1, 2], [3, 4]]), 2, dim=0)
+    tensor([[1, 2],
+            [1, 2],
+            [3, 4],
+            [3, 4]])
+    >>> torch.repeat_interleave(torch.tensor([1, 0, 2]))
+    tensor([0, 2, 2])
+    """
+    if repeats is None:  # repeat_interleave(repeats): the indices, each as often as it says
+        return _repeated_indices(input, output_size)
+    if dim is None:
+        input, dim = flatten(input), 0
+    dim = _wrap_dim(dim, input.ndim)
+    if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        size = input.shape[dim] if input.ndim else 1
+        if repeats.numel() == 1:
+            repeats = repeats.reshape(1).expand(size)
+        elif repeats.shape[0] != size:
+            raise RuntimeError(
+                f"repeats must have the same size as input along dim, but got repeats.size(0) = {repeats.shape[0]} "
+                f"and input.size(0) = {size}"
+            )
+        return index_select(input, dim, _repeated_indices(repeats, output_size))
+    if not isinstance(repeats, int) or isinstance(repeats, bool):
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got "
+            f"(Tensor, {type(repeats).__name__}), but expected one of: (Tensor input, Tensor repeats, int dim), "
+            "(Tensor input, int repeats, int dim)"
+        )
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    expected = (input.shape[dim] if input.ndim else 1) * repeats
+    if output_size is not None and output_size != expected:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {expected} but got {output_size}")
+    # As PyTorch: a new dim after ``dim`` expanded to the copies, made contiguous, then merged.
+    copies = input.unsqueeze(dim + 1)
+    shape = list(copies.shape)
+    shape[dim + 1] = repeats
+    merged = shape[:dim] + [shape[dim] * repeats] + shape[dim + 2 :]
+    return view_op(contiguous_op(copies.expand(shape)), shape=tuple(merged))
+
+
+def _repeated_indices(repeats: Tensor, output_size: int | None) -> Tensor:
+    """0, 1, 2... each repeated as often as ``repeats`` (a vector of counts) says."""
+    if repeats.ndim != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.dtype not in (dtypes.int64, dtypes.int32):
+        raise NotImplementedError(f"\"repeat_interleave_{repeats.device.type}\" not implemented for '{repeats.dtype._legacy_name}'")
+    counts = repeats._data
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    if output_size is not None and output_size != int(counts.sum()):
+        raise RuntimeError("allocated size does not match required size")
+    xp = backend.xp(repeats.device)
+    with backend.on(repeats.device):
+        return Tensor._make(xp.repeat(xp.arange(len(counts), dtype=counts.dtype), counts))
+
+
+def tensor_split(input: Tensor, indices_or_sections=None, dim: int = 0, *, indices=None, sections=None) -> tuple[Tensor, ...]:
+    """``input`` cut along ``dim`` into views: into ``sections`` pieces as equal as can be (the
+    first ones one longer), or before each of ``indices``, as NumPy's array_split.
+
+    >>> import minigrad as torch
+    >>> torch.tensor_split(torch.arange(7), 3)
+    (tensor([0, 1, 2]), tensor([3, 4]), tensor([5, 6]))
+    >>> torch.tensor_split(torch.arange(7), [1, 5])
+    (tensor([0]), tensor([1, 2, 3, 4]), tensor([5, 6]))
+    """
+    split = next((v for v in (indices_or_sections, indices, sections) if v is not None), None)
+    if isinstance(split, Tensor):
+        if split.dtype is not dtypes.int64:
+            raise RuntimeError(
+                f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got {split.dtype._legacy_name}"
+            )
+        if split.ndim > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional tensor, "
+                f"but got a tensor with {split.ndim} dims"
+            )
+        split = split.item() if split.ndim == 0 else split.tolist()
+    if input.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if isinstance(split, int) and not isinstance(split, bool):
+        if split <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {split}")
+        small, extra = divmod(size, split)
+        bounds = [i * small + builtins.min(i, extra) for i in range(1, split)]
+    elif isinstance(split, list | tuple) and builtins.all(isinstance(i, int) and not isinstance(i, bool) for i in split):
+        bounds = list(split)
+    else:
+        raise TypeError(
+            f"tensor_split() received an invalid combination of arguments - got (Tensor, {type(split).__name__}), but "
+            "expected one of: (Tensor input, tuple of ints indices, int dim), (Tensor input, Tensor "
+            "tensor_indices_or_sections, int dim), (Tensor input, int sections, int dim)"
+        )
+    # Each piece is a view of its own (SliceBackward0), from the last bound to the next, as Python
+    # slices count them (negative bounds from the end; a bound before the last gives nothing).
+    starts, stops = [0, *bounds], [*bounds, size]
+    keys = [(slice(None),) * dim + (slice(*slice(a, b).indices(size)[:2]),) for a, b in zip(starts, stops)]
+    return tuple(slice_op(input, key=key) for key in keys)
+
+
+def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    """``input`` with dim ``dim`` viewed as several dims of ``sizes`` (one may be -1).
+
+    >>> import minigrad as torch
+    >>> torch.unflatten(torch.zeros(2, 6), 1, (2, 3)).shape
+    torch.Size([2, 2, 3])
+    """
+    sizes = _int_tuple("unflatten", "sizes", 3, sizes)
+    if not input.ndim:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
+    dim = _wrap_dim(dim, input.ndim)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if sizes.count(-1) > 1:
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+    if -1 not in sizes and math.prod(sizes) != input.shape[dim]:
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({input.shape[dim]}) "
+            "in the input tensor"
+        )
+    sizes = _infer_shape(sizes, input.shape[dim])
+    return view(input, input.shape[:dim] + sizes + input.shape[dim + 1 :])
+
+
+def broadcast_tensors(*tensors) -> tuple[Tensor, ...]:
+    """The tensors expanded to the one shape they broadcast to (each itself where it has it).
+
+    >>> import minigrad as torch
+    >>> a, b = torch.broadcast_tensors(torch.zeros(2, 1), torch.tensor([1, 2, 3]))
+    >>> b
+    tensor([[1, 2, 3],
+            [1, 2, 3]])
+    """
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    shape = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t if t.shape == shape else expand(t, shape) for t in tensors)
+
+
+def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids of vectors (or 0-d tensors): the ``i``-th grid repeats ``tensors[i]``
+    along its own dim. ``indexing='ij'`` gives a grid of shape (len(t0), len(t1), ...);
+    ``'xy'`` swaps the first two dims, as NumPy's. Give ``indexing``: without it PyTorch warns
+    (and uses ``'ij'``).
+
+    >>> import minigrad as torch
+    >>> rows, cols = torch.meshgrid(torch.tensor([1, 2]), torch.tensor([3, 4, 5]), indexing="ij")
+    >>> cols
+    tensor([[3, 4, 5],
+            [3, 4, 5]])
+    """
+    tensors, _ = _tensors_given("meshgrid", tensors)
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning, stacklevel=2)
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t!r}")
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.device != tensors[0].device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    swap = indexing == "xy" and len(tensors) >= 2  # PyTorch's xy: ij of the first two swapped, swapped back
+    if swap:
+        tensors[0], tensors[1] = tensors[1], tensors[0]
+    shape = tuple(t.numel() for t in tensors)
+    grids = [t.view([-1 if d == i else 1 for d in range(len(tensors))]).expand(shape) for i, t in enumerate(tensors)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def cartesian_prod(*tensors) -> Tensor:
+    """Every combination of one element from each vector, as the rows of a matrix (the vector
+    itself for one vector).
+
+    >>> import minigrad as torch
+    >>> torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4]))
+    tensor([[1, 3],
+            [1, 4],
+            [2, 3],
+            [2, 4]])
+    """
+    tensors, _ = _tensors_given("cartesian_prod", tensors)
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    return stack([grid.flatten() for grid in meshgrid(tensors, indexing="ij")], 1)
+
+
+def block_diag(*tensors) -> Tensor:
+    """A matrix with the tensors as blocks along its diagonal (a 0-d tensor as 1x1, a vector as
+    one row) and zeros elsewhere.
+
+    >>> import minigrad as torch
+    >>> torch.block_diag(torch.tensor([[1, 2]]), torch.tensor(3))
+    tensor([[1, 2, 0],
+            [0, 0, 3]])
+    """
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {t.ndim} dimensions")
+    if not tensors:  # PyTorch's result for nothing: one empty row
+        device = backend.get_default_device()
+        with backend.on(device):
+            return Tensor._make(backend.xp(device).zeros((1, 0), dtype=backend.array_dtype(dtypes.get_default_dtype())))
+    _one_device("block_diag", *tensors)
+    return block_diag_op(*tensors, dtype=_operand_dtype(tensors))
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """The Kronecker product: ``other`` scaled by each element of ``input``, laid out as a
+    grid of blocks (the dims of the smaller tensor padded with leading 1s).
+
+    >>> import minigrad as torch
+    >>> torch.kron(torch.tensor([1, 10]), torch.tensor([1, 2, 3]))
+    tensor([ 1,  2,  3, 10, 20, 30])
+    """
+    _check_tensors("kron", ("input", input), ("other", other))
+    ndim = builtins.max(input.ndim, other.ndim)
+    a, b = (1,) * (ndim - input.ndim) + input.shape, (1,) * (ndim - other.ndim) + other.shape
+    # As PyTorch: input's dims interleaved with 1s, other's the other way, multiplied, merged.
+    pairs = unsafe_view_op(input, shape=tuple(n for s in a for n in (s, 1))) * unsafe_view_op(other, shape=tuple(n for s in b for n in (1, s)))
+    return unsafe_view_op(pairs, shape=tuple(s * t for s, t in zip(a, b)))
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+    """The ``n``-th forward difference along ``dim``: ``out[i] = input[i + 1] - input[i]``,
+    applied ``n`` times (``logical_xor`` for bools), after joining ``prepend`` and ``append``.
+
+    >>> import minigrad as torch
+    >>> torch.diff(torch.tensor([1, 4, 9, 16]))
+    tensor([3, 5, 7])
+    """
+    if input.ndim < 1:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    dim = _wrap_dim(dim, input.ndim)
+    for other in (prepend, append):
+        if other is None:
+            continue
+        if other.ndim != input.ndim:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for d in range(input.ndim):
+            if d != dim and other.shape[d] != input.shape[d]:
+                raise RuntimeError(
+                    "diff expects the shape of tensor to prepend or append to match that of input except along the "
+                    f"differencing dimension; input.size({d}) = {input.shape[d]}, but got tensor.size({d}) = {other.shape[d]}"
+                )
+    if n == 0:  # PyTorch copies the input into new zeros (CopyBackwards), leaving out prepend and append
+        return copy_op(zeros_like_tensor(input), input)
+    if prepend is not None or append is not None:
+        input = cat([t for t in (prepend, input, append) if t is not None], dim)
+    out, length = input, input.shape[dim] - 1
+    for _ in range(builtins.min(n, input.shape[dim])):
+        later, earlier = narrow(out, dim, 1, length), narrow(out, dim, 0, length)
+        out = logical_xor(later, earlier) if input.dtype is dtypes.bool else later - earlier
+        length -= 1
+    return out
 
 
 def clone(input: Tensor) -> Tensor:
@@ -2897,6 +3591,162 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     _check_in_range(index, size, lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}")
     _, (input, index, source) = _one_device("index_add", input, index, source)
     return index_add_op(input, source, dim=dim, index=_kept(index, input, source).reshape(-1), alpha=alpha)
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements of ``input`` where the bool ``mask`` is True (the two broadcast), as a vector.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, -2.0], [-3.0, 4.0]])
+    >>> torch.masked_select(x, x > 0)
+    tensor([1., 4.])
+    """
+    _check_tensor(input, "masked_select")
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_select(): argument 'mask' (position 2) must be Tensor, not {type(mask).__name__}")
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    broadcast_shapes(mask.shape, input.shape)  # (PyTorch names the mask first)
+    _, (input, mask) = _one_device("masked_select", input, mask)
+    return masked_select_op(input, mask=_kept(mask, input))
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):
+    """The indices of the non-zero elements of ``input``: one row per element (an ``(n, ndim)``
+    int64 tensor), or with ``as_tuple=True`` one vector per dim (what indexing takes).
+
+    >>> import minigrad as torch
+    >>> torch.nonzero(torch.tensor([[0, 3], [5, 0]]))
+    tensor([[0, 1],
+            [1, 0]])
+    """
+    xp, a = backend.xp(input.device), input._data
+    with backend.on(input.device):
+        if as_tuple:  # a 0-d tensor counts as a vector of one element here, as in PyTorch
+            return tuple(Tensor._make(i.astype("int64", copy=False)) for i in xp.nonzero(a.reshape(-1) if not a.ndim else a))
+        return Tensor._make(xp.argwhere(a).astype("int64", copy=False))
+
+
+def argwhere(input: Tensor) -> Tensor:
+    """``nonzero(input)``: the indices of the non-zero elements, one row per element."""
+    return nonzero(input)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    """How many elements are not zero, in all of ``input`` or along ``dim`` (an int or a tuple).
+
+    >>> import minigrad as torch
+    >>> torch.count_nonzero(torch.tensor([[0, 1, 2], [3, 0, 0]]), dim=1)
+    tensor([2, 1])
+    """
+    axis = None if dim is None else _dims(dim, input.ndim)
+    with backend.on(input.device):
+        return Tensor._make(backend.xp(input.device).asarray((input._data != 0).sum(axis=axis, dtype="int64")))
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """The elements of the flattened ``input`` at ``index`` (negative ones from the end), in the
+    shape of ``index``.
+
+    >>> import minigrad as torch
+    >>> torch.take(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[0, -1]]))
+    tensor([[1, 4]])
+    """
+    _check_tensor(input, "take")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"take(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {index.dtype._legacy_name}")
+    size = input.numel()
+    if index.numel() and not size:
+        raise IndexError("take(): tried to take from an empty tensor")
+    data = index._data
+    bad = (data < -size) | (data >= size)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {int(data[bad].reshape(-1)[0])} on a tensor of {size} elements.")
+    _, (input, index) = _one_device("take", input, index)
+    return take_op(input, index=_kept(index, input, array=index._data % builtins.max(size, 1)))
+
+
+def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
+    """A copy of ``input`` with ``value`` (a number or a 0-d tensor) written at the positions
+    ``index`` (a vector) along ``dim``.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).index_fill(1, torch.tensor([0, 2]), -1.0)
+    tensor([[-1.,  0., -1.],
+            [-1.,  0., -1.]])
+    """
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_fill(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.dtype is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    size = input.shape[dim] if input.ndim else 1
+    at = _places_along(index, size, dim, negative=True)
+    if not isinstance(value, Tensor):
+        return index_fill_op(input, dim=dim, index=at, value=value)
+    if value.ndim:
+        raise RuntimeError(
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+        )
+    _, (input, index, value) = _one_device("index_fill", input, index, value)
+    return index_fill_tensor_op(input, value, dim=dim, index=at)
+
+
+def _places_along(index: Tensor, size: int, dim: int, *, negative: bool, prefix: str = ""):
+    """``index`` as a new flat array of positions in [0, size), with PyTorch's IndexError for one
+    outside it (or, where ``negative`` ones count from the end, outside [-size, size))."""
+    data = index._data.reshape(-1)
+    bad = (data < (-size if negative else 0)) | (data >= size)
+    if bad.any():
+        raise IndexError(f"{prefix}index {int(data[bad][0])} is out of bounds for dimension {dim} with size {size}")
+    return data % builtins.max(size, 1)  # (a new array: the node keeps it, not the caller's index)
+
+
+def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` with the slices of ``source`` along ``dim`` written at the positions
+    ``index`` along ``dim``: ``index_copy(x, 1, i, s)`` sets ``x[:, i[k]] = s[:, k]``.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).index_copy(1, torch.tensor([2, 0]), torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([[2., 0., 1.],
+            [4., 0., 3.]])
+    """
+    if not isinstance(source, Tensor):
+        raise TypeError(f"index_copy(): argument 'source' (position 4) must be Tensor, not {type(source).__name__}")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_copy(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    count = index.numel()
+    if source.ndim and input.ndim and source.ndim != input.ndim:
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
+            f"dimensionality ({source.ndim}), destination dimensionality ({input.ndim})"
+        )
+    along = source.shape[dim] if source.ndim else 1
+    if count != along:
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({along})")
+    sliced = lambda shape: " ".join(str(n) for d, n in enumerate(shape) if d != dim)  # noqa: E731
+    if input.ndim and sliced(input.shape) != sliced(source.shape):
+        raise RuntimeError(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+            f"{sliced(input.shape)} at dimension {dim} and source slice shape: {sliced(source.shape)} at dimension 0."
+        )
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {index.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{input.dtype._legacy_name} and (source) {source.dtype._legacy_name}"
+        )
+    _, (input, index, source) = _one_device("index_copy", input, index, source)
+    at = _places_along(index, input.shape[dim] if input.ndim else 1, dim, negative=False, prefix="index_copy_(): ")
+    return index_copy_op(input, source, dim=dim, index=at)
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:

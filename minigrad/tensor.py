@@ -811,6 +811,10 @@ class Tensor:
         """
         return F._repeat(self, *sizes)
 
+    def tile(self, *dims) -> Tensor:
+        """This tensor repeated ``dims[i]`` times along dim ``i`` (see :func:`minigrad.tile`)."""
+        return F.tile(self, F._shape_args(dims))
+
     def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
         return self._apply_inplace(lambda s: F.scatter(s, dim, index, src, value=value, reduce=reduce), (src,))
 
@@ -819,6 +823,12 @@ class Tensor:
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
         return self._apply_inplace(lambda s: F.index_add(s, dim, index, source, alpha=alpha), (source,))
+
+    def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
+        return self._apply_inplace(lambda s: F.index_fill(s, dim, index, value), (value,), False)
+
+    def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
+        return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
 
     def tril_(self, diagonal: int = 0) -> Tensor:
         return self._apply_inplace(lambda s: F.tril(s, diagonal))
@@ -1274,6 +1284,30 @@ _METHODS = {
     "heaviside",
     "logical_xor",
     "sgn",
+    "roll",
+    "rot90",
+    "movedim",
+    "moveaxis",
+    "swapaxes",
+    "swapdims",
+    "fliplr",
+    "flipud",
+    "repeat_interleave",
+    "tensor_split",
+    "unflatten",
+    "kron",
+    "diff",
+    "masked_select",
+    "nonzero",
+    "argwhere",
+    "count_nonzero",
+    "take",
+    "index_fill",
+    "index_copy",
+    "nansum",
+    "nanmean",
+    "median",
+    "nanmedian",
 }
 
 

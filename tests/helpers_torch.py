@@ -1159,8 +1159,7 @@ case(
 # Chains: second derivatives through several of them at once.
 case("math_chain", lambda lib, x, y: lib.logaddexp(x.sinh(), lib.atan2(y, x)).hypot(x.exp2()), A, B)
 case("math_chain_xlogy_entropy", lambda lib, p: -lib.xlogy(p.softmax(1), p.softmax(1)).sum(1), A)
-# Shape ops (tests/test_shape_ops.py): cumprod, take_along_dim, index_add, roll, movedim,
-# swapaxes, the stacks, tile, repeat_interleave, masked_select, nansum, nanmean, var_mean, std_mean.
+# Shape ops (tests/test_shape_ops.py): cumprod, take_along_dim, index_add.
 case("shape_cumprod", lambda lib, x: lib.cumprod(x, 1), ((3, 4), "any"))
 case("shape_cumprod_negative_dim", lambda lib, x: x.cumprod(-3), ((3, 2, 4), "any"))
 case("shape_cumprod_zeros", lambda lib, x: x.cumprod(1), ((4, 6), "ties"))
@@ -1202,3 +1201,131 @@ case(
     ((3, 4), "any"),
     ((3, 2), "any"),
 )
+# More tensor ops (tests/test_more_tensor_ops.py): roll, rot90, movedim, swapaxes, fliplr/flipud,
+# atleast_*d, the stacks, tile, repeat_interleave, tensor_split, unflatten, broadcast_tensors,
+# meshgrid, cartesian_prod, block_diag, kron, diff.
+case("more_roll", lambda lib, x: lib.roll(x, (1, -5), (0, 1)), ((3, 4), "any"))
+case("more_roll_flat", lambda lib, x: x.roll(5), ((3, 4), "any"))
+case("more_roll_same_dim_twice", lambda lib, x: x.roll((2, 3), (-1, -1)) * x, ((2, 3, 4), "any"))
+case("more_roll_0d", lambda lib, x: lib.roll(x, 2), ((), "any"))
+case("more_rot90", lambda lib, x: lib.rot90(x), ((3, 4), "any"))
+case("more_rot90_k2", lambda lib, x: x.rot90(2, (1, 2)), ((2, 3, 4), "any"))
+case("more_rot90_k3_dims_swapped", lambda lib, x: x.rot90(-1, [-1, 0]) * 2, ((3, 4), "any"))
+case("more_rot90_k0", lambda lib, x: lib.rot90(x, 4), ((3, 4), "any"))
+case("more_movedim", lambda lib, x: lib.movedim(x, 0, -1), ((2, 3, 4), "any"))
+case("more_moveaxis_tuple", lambda lib, x: x.moveaxis((0, 1), (2, 0)), ((2, 3, 4), "any"))
+case("more_movedim_0d", lambda lib, x: lib.movedim(x, 0, 0), ((), "any"))
+case("more_swapaxes", lambda lib, x: lib.swapaxes(x, 0, -1), ((2, 3, 4), "any"))
+case("more_swapdims", lambda lib, x: x.swapdims(1, 0).exp(), ((3, 4), "any"))
+case("more_fliplr", lambda lib, x: lib.fliplr(x), ((3, 4), "any"))
+case("more_flipud", lambda lib, x: x.flipud(), ((2, 3, 4), "any"))
+case("more_atleast_1d", lambda lib, x, y: lib.atleast_1d(x, y), ((), "any"), ((3,), "any"))
+case("more_atleast_2d", lambda lib, x, y: lib.atleast_2d([x, y]), ((), "any"), ((3,), "any"))
+case("more_atleast_3d", lambda lib, x, y, z: lib.atleast_3d(x, y, z), ((), "any"), ((3,), "any"), ((3, 4), "any"))
+case("more_vstack", lambda lib, x, y: lib.vstack([x, y]), ((3, 4), "any"), ((4,), "any"))
+case("more_row_stack", lambda lib, x, y: lib.row_stack((x, y)), ((4,), "any"), ((4,), "any"))
+case("more_hstack", lambda lib, x, y, z: lib.hstack([x, y, z]), ((3,), "any"), ((), "any"), ((2,), "any"))
+case("more_hstack_2d", lambda lib, x, y: lib.hstack([x, y]), ((3, 4), "any"), ((3, 2), "any"))
+case("more_dstack", lambda lib, x, y: lib.dstack([x, y]), ((3, 4), "any"), ((3, 4), "any"))
+case("more_dstack_vectors", lambda lib, x, y: lib.dstack([x, y]), ((4,), "any"), ((4,), "any"))
+case("more_column_stack", lambda lib, x, y: lib.column_stack([x, y]), ((4,), "any"), ((4, 2), "any"))
+case("more_stack_int_and_float", lambda lib, x, y: lib.vstack([x, y]), ((4,), "int"), ((4,), "any"))
+case("more_tile", lambda lib, x: lib.tile(x, (2,)), ((3, 4), "any"))
+case("more_tile_more_dims", lambda lib, x: x.tile(2, 1, 3), ((3, 4), "any"))
+case("more_repeat_interleave", lambda lib, x: lib.repeat_interleave(x, 2), ((3, 4), "any"))
+case("more_repeat_interleave_dim", lambda lib, x: x.repeat_interleave(3, dim=-1), ((2, 3, 2), "any"))
+case("more_repeat_interleave_0d", lambda lib, x: lib.repeat_interleave(x, 3), ((), "any"))
+case(
+    "more_repeat_interleave_tensor",
+    lambda lib, x: lib.repeat_interleave(x, lib.tensor([1, 3, 0]), dim=0),
+    ((3, 4), "any"),
+)
+case("more_repeat_interleave_tensor_flat", lambda lib, x: x.repeat_interleave(lib.tensor([2])), ((2, 3), "any"))
+case("more_tensor_split", lambda lib, x: lib.tensor_split(x, 3, dim=1), ((3, 4), "any"))
+case("more_tensor_split_indices", lambda lib, x: x.tensor_split([1, -1, 2]), ((5, 2), "any"))
+case("more_unflatten", lambda lib, x: lib.unflatten(x, 1, (2, -1)), ((3, 4), "any"))
+case(
+    "more_broadcast_tensors",
+    lambda lib, x, y, z: lib.broadcast_tensors(x, y, z),
+    ((3, 1), "any"),
+    ((4,), "any"),
+    ((), "any"),
+)
+case("more_meshgrid_ij", lambda lib, x, y: lib.meshgrid(x, y, indexing="ij"), ((3,), "any"), ((4,), "any"))
+case(
+    "more_meshgrid_xy",
+    lambda lib, x, y, z: lib.meshgrid([x, y, z], indexing="xy"),
+    ((3,), "any"),
+    ((4,), "any"),
+    ((), "any"),
+)
+case("more_cartesian_prod", lambda lib, x, y: lib.cartesian_prod(x, y), ((3,), "any"), ((2,), "any"))
+case("more_cartesian_prod_three", lambda lib, x, y: lib.cartesian_prod(x, y, x), ((1,), "any"), ((2,), "any"))
+case("more_block_diag", lambda lib, x, y, z: lib.block_diag(x, y, z), ((3, 2), "any"), ((4,), "any"), ((), "any"))
+case(
+    "more_block_diag_one_needs_grad",
+    lambda lib, x, y: lib.block_diag(x, y),
+    ((3, 2), "any"),
+    ((2, 2), "any"),
+    grad=[False, True],
+)
+case("more_block_diag_int_and_float", lambda lib, x, y: lib.block_diag(x, y), ((2, 2), "int"), ((1, 3), "any"))
+case("more_kron", lambda lib, x, y: lib.kron(x, y), ((2, 3), "any"), ((3, 2), "any"))
+case("more_kron_other_dims", lambda lib, x, y: x.kron(y), ((3,), "any"), ((2, 1, 2), "any"))
+case("more_kron_0d", lambda lib, x, y: lib.kron(x, y), ((), "any"), ((2, 2), "any"))
+case("more_diff", lambda lib, x: lib.diff(x), ((3, 4), "any"))
+case("more_diff_twice_dim0", lambda lib, x: x.diff(2, 0), ((4, 3), "any"))
+case(
+    "more_diff_prepend_append",
+    lambda lib, x, p, a: lib.diff(x, dim=0, prepend=p, append=a),
+    ((3, 2), "any"),
+    ((1, 2), "any"),
+    ((2, 2), "any"),
+)
+case("more_diff_n0", lambda lib, x: lib.diff(x, 0), ((3, 4), "any"))
+# masked_select, take, index_fill, index_copy (tests/test_more_tensor_ops.py).
+case("more_masked_select", lambda lib, x, m: lib.masked_select(x, m), ((3, 4), "any"), ((3, 4), "bool"))
+case("more_masked_select_broadcast_input", lambda lib, x, m: x.masked_select(m), ((4,), "any"), ((3, 4), "bool"))
+case("more_masked_select_broadcast_mask", lambda lib, x, m: lib.masked_select(x, m), ((2, 3, 4), "any"), ((4,), "bool"))
+case("more_masked_select_0d", lambda lib, x: lib.masked_select(x, x == x), ((), "any"))
+case("more_take", lambda lib, x: lib.take(x, lib.tensor([[0, 11, 5], [-1, 5, -12]])), ((3, 4), "any"))
+case("more_take_0d", lambda lib, x: x.take(lib.tensor(0)), ((), "any"))
+case("more_index_fill", lambda lib, x: lib.index_fill(x, 1, lib.tensor([0, -1, 0]), -1.5), ((3, 4), "any"))
+case(
+    "more_index_fill_tensor", lambda lib, x, v: x.index_fill(0, lib.tensor([2, 0, 2]), v), ((3, 4), "any"), ((), "any")
+)
+case(
+    "more_index_fill_value_only",
+    lambda lib, x, v: lib.index_fill(x, -1, lib.tensor(1), v * 2),
+    ((3, 4), "any"),
+    ((), "any"),
+    grad=[False, True],
+)
+case(
+    "more_inplace_index_fill",
+    lambda lib, x, v: (x * 1).index_fill_(1, lib.tensor([3]), v),
+    ((3, 4), "any"),
+    ((), "any"),
+)
+case("more_index_copy", lambda lib, x, s: lib.index_copy(x, 1, lib.tensor([2, 0]), s), ((3, 4), "any"), ((3, 2), "any"))
+case(
+    "more_index_copy_source_only",
+    lambda lib, x, s: x.index_copy(0, lib.tensor([1]), s.exp()),
+    ((3, 4), "any"),
+    ((1, 4), "any"),
+    grad=[False, True],
+)
+case("more_index_copy_0d", lambda lib, x, s: lib.index_copy(x, 0, lib.tensor([0]), s), ((), "any"), ((), "any"))
+case(
+    "more_inplace_index_copy",
+    lambda lib, x, s: (x * 1).index_copy_(-1, lib.tensor([3, 1]), s * s),
+    ((3, 4), "any"),
+    ((3, 2), "any"),
+)
+# nansum, nanmean, median, nanmedian (NaN inputs and ties: tests/test_more_tensor_ops.py).
+case("more_nansum", lambda lib, x: lib.nansum(x), ((3, 4), "any"))
+case("more_nansum_dim", lambda lib, x: x.nansum((0, 2), keepdim=True), ((2, 3, 4), "any"))
+case("more_nanmean_dim", lambda lib, x: lib.nanmean(x, 1), ((3, 4), "any"))
+case("more_median", lambda lib, x: lib.median(x), ((3, 4), "any"))
+case("more_median_dim", lambda lib, x: lib.median(x, 1), ((3, 5), "any"))
+case("more_nanmedian_dim_kept", lambda lib, x: x.nanmedian(0, keepdim=True), ((4, 3), "any"))
