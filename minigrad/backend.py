@@ -611,6 +611,22 @@ def _add_into(xp, dst, src, alpha) -> None:
     dst += src if alpha == 1 else src * alpha
 
 
+def add_scaled(a, b, alpha):
+    """``a + alpha * b`` as a new array (the forward of ``add``/``sub`` with an ``alpha``),
+    rounded once per element as PyTorch's fused multiply-add rounds it: BLAS ``axpy`` into a copy
+    of ``a`` for float32/float64 NumPy arrays (see :func:`add_into`), ``alpha * b`` first elsewhere."""
+    if type(a) is type(b) is numpy.ndarray and a.dtype == b.dtype and a.dtype.char in "fd":
+        shape = a.shape if a.shape == b.shape else numpy.broadcast_shapes(a.shape, b.shape)
+        out = numpy.empty(shape, a.dtype)
+        out[...] = a
+        add_into(out, numpy.broadcast_to(b, shape), alpha)
+        return out
+    # ``alpha * b`` keeps b's dtype (a bool alpha counts as True or False, as in PyTorch); a
+    # negative alpha (``sub``) subtracts, so that unsigned integers wrap instead of overflowing.
+    scaled = (abs(alpha) * b).astype(b.dtype, copy=False)
+    return a - scaled if alpha < 0 else a + scaled
+
+
 _AXPY: dict = {}
 
 

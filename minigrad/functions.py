@@ -30,11 +30,11 @@ Number = int | float | bool
 # ``result`` the op's output; every other name is an input or parameter of the op.
 # ----------------------------------------------------------------------------------------------
 
-# ``alpha * other`` keeps other's dtype: for bools alpha counts as True or False, as in PyTorch.
-add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: self + (alpha * other).astype(other.dtype, copy=False) if alpha != 1 else self + other,
+# With an alpha, floats are rounded once per element (a fused multiply-add), as in PyTorch.
+add_op = Op("AddBackward0", lambda xp, self, other, *, alpha: backend.add_scaled(self, other, alpha) if alpha != 1 else self + other,
             self=lambda grad: grad,
             other=lambda grad, alpha: _times(grad, alpha))
-sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: self - alpha * other if alpha != 1 else self - other,
+sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: backend.add_scaled(self, other, -alpha) if alpha != 1 else self - other,
             self=lambda grad: grad,
             other=lambda grad, alpha: -grad * alpha if alpha != 1 else -grad)
 # The number is cast first, so an int out of range wraps as in PyTorch (3 - uint8 tensor).

@@ -149,6 +149,54 @@ def test_add_in_place_with_alpha_gives_torchs_bits(size, dtype):
         assert ours.numpy().tobytes() == theirs.numpy().tobytes()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(
+    "shapes", [((1,), (1,)), ((7,),) * 2, ((33,),) * 2, ((1001,),) * 2, ((6, 4), (4,)), ((2, 40), (40,)), ((40,), ())]
+)
+def test_add_and_sub_with_alpha_give_torchs_bits(shapes, dtype):
+    # Out of place too, PyTorch rounds a + alpha * b once (the fused multiply-add of add_),
+    # and sub is add with -alpha; also with the second operand broadcast along the rows.
+    rng = np.random.default_rng(len(shapes[0]) * 100 + shapes[0][-1])
+    a, b = (rng.standard_normal(shape).astype(dtype) for shape in shapes)
+    for alpha in (-0.01, 1 / 3, 2.5):
+        for name in ("add", "sub"):
+            ours = getattr(minigrad, name)(minigrad.tensor(a), minigrad.tensor(b), alpha=alpha)
+            theirs = getattr(torch, name)(torch.tensor(a), torch.tensor(b), alpha=alpha)
+            assert ours.numpy().tobytes() == theirs.numpy().tobytes(), (name, alpha)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "alpha"), [("uint8", 3), ("uint8", -3), ("int8", 7), ("int64", -2), ("float16", 0.3), ("float16", -0.3)]
+)
+def test_add_and_sub_with_alpha_wrap_and_round_as_torch_for_other_dtypes(dtype, alpha):
+    a, b = np.array([1, 2, 250 % 128, 0]), np.array([3, 4, 5, 100])
+    for name in ("add", "sub"):
+        ours = getattr(minigrad, name)(
+            minigrad.tensor(a, dtype=getattr(minigrad, dtype)),
+            minigrad.tensor(b, dtype=getattr(minigrad, dtype)),
+            alpha=alpha,
+        )
+        theirs = getattr(torch, name)(
+            torch.tensor(a, dtype=getattr(torch, dtype)), torch.tensor(b, dtype=getattr(torch, dtype)), alpha=alpha
+        )
+        assert ours.tolist() == theirs.tolist(), name
+
+
+def test_an_sgd_step_with_nesterov_momentum_gives_torchs_bits():
+    # The Nesterov step adds the momentum buffer to the gradient with an alpha, out of place.
+    rng = np.random.default_rng(3)
+    start, grads = rng.standard_normal(1000), [rng.standard_normal(1000) for _ in range(4)]
+    results = []
+    for lib in (minigrad, torch):
+        w = lib.tensor(start, requires_grad=True)
+        opt = lib.optim.SGD([w], lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)
+        for g in grads:
+            w.grad = lib.tensor(g)
+            opt.step()
+        results.append(w.detach().numpy().tobytes())
+    assert results[0] == results[1]
+
+
 def test_an_sgd_step_gives_torchs_bits():
     weights = np.random.default_rng(0).standard_normal((2, 64, 33)).astype("float32")
     params = {lib: [lib.tensor(w, requires_grad=True) for w in weights] for lib in (minigrad, torch)}
