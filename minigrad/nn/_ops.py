@@ -11,10 +11,19 @@ Where PyTorch's backward is a kernel of its own (hardtanh, hardswish, logsigmoid
 smooth_l1, huber, ...), so is minigrad's (``HardtanhBackwardBackward0``, ...), and its rules give
 the second derivatives; hardsigmoid's backward, like PyTorch's, cannot be differentiated.
 
-``layer_norm_op`` and ``batch_norm_op`` (``NativeLayerNormBackward0``, ``NativeBatchNormBackward0``)
+``layer_norm_op``, ``batch_norm_op`` and ``group_norm_op`` (``NativeLayerNormBackward0``, ...)
 have inputs (input, weight, bias); their rules recompute the standardised input from the saved
 input. ``embedding_op`` (``EmbeddingBackward0``) has one input, the weight; the indices are a
 parameter, as are batch_norm's running statistics.
+
+Pooling reads each (H, W) plane through a table of flat positions, one row of K positions per
+output element, and a mask of those inside the input (padding, ceil_mode's overhang and the
+shorter windows of adaptive pooling fall outside). Max pooling picks one position per window (the
+``indices`` PyTorch returns): its op reads the input there and its backward adds the gradient back
+there. Average pooling sums each window and divides. The non-constant paddings read the input at
+reflected, clamped or wrapped positions. Each backward is an op of its own, named as PyTorch's
+(``MaxPool2DWithIndicesBackwardBackward0``, ...), whose rule for the incoming gradient is the
+forward op again (or, for max pooling, a gather at the indices): they are linear in it.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import math
 from .. import backend
 from ..autograd.op import Op
 from ..functions import (
+    _embed,
     _no_derivative,
     _reduce,
     _sigmoid,
@@ -732,3 +742,309 @@ embedding_op = Op(
         grad, indices, padding_idx, scale_grad_by_freq, weight_sym_argsize_0
     ),
 )
+
+
+# ---------------------------------------------------------------------------------------------- pooling
+def pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> int:
+    """The output length of a sliding-window pool along one dim, as PyTorch's pooling_output_shape:
+    with ``ceil_mode`` a last partial window counts, unless it would start in the right padding."""
+    reach = size + 2 * padding - dilation * (kernel - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = reach // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    return out
+
+
+def _sliding_axis(xp, size, kernel, stride, padding, dilation, ceil_mode):
+    """(positions, inside) of shape (out, kernel) for one dim: where each window's taps fall."""
+    out = pooled_size(size, kernel, stride, padding, dilation, ceil_mode)
+    taps = (xp.arange(out, dtype=xp.int64) * stride - padding).reshape(-1, 1) + xp.arange(kernel) * dilation
+    return taps, (taps >= 0) & (taps < size)
+
+
+def _adaptive_axis(xp, size, out):
+    """(positions, inside) for one dim of adaptive pooling: window i covers
+    [floor(i size / out), ceil((i + 1) size / out)), padded on the right to the longest window."""
+    i = xp.arange(out, dtype=xp.int64).reshape(-1, 1)
+    start, end = i * size // out, ((i + 1) * size + out - 1) // out
+    taps = start + xp.arange(min(size, -(-size // out) + 1) if out else 1)  # no window is longer
+    return taps, taps < end
+
+
+def _plane(xp, rows, cols, width):
+    """Flat positions (out_h, out_w, K) into an (H, W) plane from each dim's (positions, inside),
+    and which of them lie inside it; those outside point at 0, so they can be read safely."""
+    (r, r_in), (c, c_in) = rows, cols
+    positions = r[:, None, :, None] * width + c[None, :, None, :]
+    inside = r_in[:, None, :, None] & c_in[None, :, None, :]
+    shape = positions.shape[:2] + (-1,)
+    return xp.where(inside, positions, 0).reshape(shape), inside.reshape(shape)
+
+
+def _windows_of(xp, x, geometry):
+    """The windows of ``x`` (..., H, W) as (..., out_h, out_w, K), the positions and the mask."""
+    positions, inside = geometry
+    return x.reshape(x.shape[:-2] + (x.shape[-2] * x.shape[-1],))[..., positions], positions, inside
+
+
+def _sliding_axes(xp, shape, kernel_size, stride, padding, dilation, ceil_mode):
+    """Each of the two pooled dims' (positions, inside) for windows sliding over ``shape``'s plane."""
+    return [
+        _sliding_axis(xp, shape[d], kernel_size[i], stride[i], padding[i], dilation[i], ceil_mode)
+        for i, d in enumerate((-2, -1))
+    ]
+
+
+def _adaptive_axes(xp, shape, output_size):
+    """Each of the two pooled dims' (positions, inside) for adaptive windows over ``shape``'s plane."""
+    return [_adaptive_axis(xp, shape[d], n) for d, n in zip((-2, -1), output_size)]
+
+
+def max_indices(xp, x, geometry):
+    """The flat position in its plane of each window's maximum, as PyTorch's kernels choose it:
+    the first largest value, or the last NaN when the window holds one."""
+    windows, positions, inside = _windows_of(xp, x, geometry)
+    lowest = -xp.inf if windows.dtype.kind == "f" else xp.iinfo(windows.dtype).min
+    masked = xp.where(inside, windows, lowest)
+    if windows.dtype.kind == "f":
+        nan = xp.isnan(masked)
+        masked = xp.where(nan, lowest, masked)
+    # among the taps inside that hold the largest value, the first (not a padding tap, when all are -inf)
+    pick = (inside & (masked == masked.max(-1, keepdims=True))).argmax(-1)
+    if windows.dtype.kind == "f":
+        last_nan = nan.shape[-1] - 1 - nan[..., ::-1].argmax(-1)
+        pick = xp.where(nan.any(-1), last_nan, pick)
+    return xp.take_along_axis(xp.broadcast_to(positions, windows.shape), pick[..., None], -1)[..., 0]
+
+
+def _gather_flat(xp, x, indices):
+    """``x`` (..., H, W) read at flat plane positions ``indices`` (..., out_h, out_w)."""
+    # (sizes spelled out, not -1: a dim may be 0)
+    flat = x.reshape(x.shape[:-2] + (x.shape[-2] * x.shape[-1],))
+    index = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
+    return xp.take_along_axis(flat, index, -1).reshape(indices.shape)
+
+
+def _scatter_flat(xp, values, shape, positions):
+    """Zeros of ``shape`` (..., H, W) with ``values`` added at flat plane ``positions`` (which
+    broadcast to ``values``); repeated positions add up."""
+    lead = math.prod(shape[:-2])
+    out = xp.zeros((lead, shape[-2] * shape[-1]), dtype=values.dtype)
+    per_plane = math.prod(values.shape[len(shape) - 2 :])  # (spelled out, not -1: lead may be 0)
+    where = xp.broadcast_to(positions, values.shape).reshape(lead, per_plane)
+    backend.scatter_add(out, (xp.arange(lead).reshape(-1, 1), where), values.reshape(lead, per_plane))
+    return out.reshape(shape)
+
+
+def _max_pool_double_backward(grad: Tensor, indices) -> Tensor:
+    """The gradient read back at the indices, as PyTorch's max_pool_double_backward (a gather)."""
+    index = Tensor._make(indices)
+    return grad.flatten(-2).gather(-1, index.flatten(-2)).view(index.shape)
+
+
+def _indices_backward_op(name: str) -> Op:
+    """A max pooling's backward op: the gradient added back at the indices. Its rule for the
+    incoming gradient reads it at the indices again; the input's values play no part."""
+    return Op(
+        name,
+        lambda xp, grad_output, self, *, indices: _scatter_flat(xp, grad_output, self.shape, indices),
+        grad_output=lambda grad, indices: _max_pool_double_backward(grad, indices),
+        self=lambda grad: zeros_like_tensor(grad),
+    )
+
+
+# The indices are a parameter named as PyTorch saves them (``_saved_result1``); the forward only
+# reads the input there, the other parameters are kept as PyTorch's node keeps them.
+max_pool2d_op = Op(
+    "MaxPool2DWithIndicesBackward0",
+    lambda xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1: _gather_flat(xp, self, result1),
+    self=lambda grad, self, result1: max_pool2d_backward_op(grad, self, indices=result1),
+)
+max_pool2d_backward_op = _indices_backward_op("MaxPool2DWithIndicesBackwardBackward0")
+adaptive_max_pool2d_op = Op(
+    "AdaptiveMaxPool2DBackward0",
+    lambda xp, self, *, result1: _gather_flat(xp, self, result1),
+    self=lambda grad, self, result1: adaptive_max_pool2d_backward_op(grad, self, indices=result1),
+)
+adaptive_max_pool2d_backward_op = _indices_backward_op("AdaptiveMaxPool2DBackwardBackward0")
+
+
+def _avg_geometry(xp, shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """Positions, mask and the divisor of each window (out_h, out_w) of avg_pool2d. Counting the
+    padding, a window is cut only where it overhangs the padding (ceil_mode), as in PyTorch."""
+    axes = _sliding_axes(xp, shape, kernel_size, stride, padding, (1, 1), ceil_mode)
+    positions, inside = _plane(xp, *axes, shape[-1])
+    if divisor_override:
+        return positions, inside, divisor_override
+    if count_include_pad:
+        counts = [
+            xp.minimum(taps[:, 0] + k, n + p) - taps[:, 0]
+            for (taps, _), k, n, p in zip(axes, kernel_size, shape[-2:], padding)
+        ]
+    else:
+        counts = [taps_in.sum(-1) for _, taps_in in axes]
+    return positions, inside, counts[0].reshape(-1, 1) * counts[1]
+
+
+def _adaptive_geometry(xp, shape, output_size):
+    """Positions, mask and the divisor (the window's size) of adaptive average pooling."""
+    axes = _adaptive_axes(xp, shape, output_size)
+    positions, inside = _plane(xp, *axes, shape[-1])
+    return positions, inside, axes[0][1].sum(-1).reshape(-1, 1) * axes[1][1].sum(-1)
+
+
+def _average(xp, x, geometry):
+    windows, positions, inside = _windows_of(xp, x, geometry[:2])
+    total = xp.where(inside, windows, 0).sum(-1, dtype=windows.dtype)
+    if x.dtype.kind != "f":  # integers: PyTorch's integer division, which truncates
+        return xp.trunc(total / geometry[2]).astype(x.dtype)
+    return (total / geometry[2]).astype(x.dtype, copy=False)
+
+
+def _spread(xp, grad_output, shape, geometry):
+    """The backward of :func:`_average`: each window's gradient, divided by its divisor, added back
+    at the window's positions inside the input."""
+    positions, inside, divisor = geometry
+    share = (grad_output / divisor).astype(grad_output.dtype, copy=False)
+    return _scatter_flat(xp, xp.where(inside, share[..., None], 0), shape, positions)
+
+
+avg_pool2d_op = Op(
+    "AvgPool2DBackward0",
+    lambda xp, self, *, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: _average(
+        xp,
+        self,
+        _avg_geometry(xp, self.shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+    ),
+    self=lambda grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        avg_pool2d_backward_op(
+            grad,
+            self,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            ceil_mode=ceil_mode,
+            count_include_pad=count_include_pad,
+            divisor_override=divisor_override,
+        )
+    ),
+)
+# Linear in the incoming gradient: its rule for it is avg_pool2d itself, as in PyTorch.
+avg_pool2d_backward_op = Op(
+    "AvgPool2DBackwardBackward0",
+    lambda xp, grad_output, self, *, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        _spread(
+            xp,
+            grad_output,
+            self.shape,
+            _avg_geometry(xp, self.shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override),
+        )
+    ),
+    grad_output=lambda grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        avg_pool2d_op(
+            grad,
+            kernel_size=kernel_size,
+            stride=stride,
+            padding=padding,
+            ceil_mode=ceil_mode,
+            count_include_pad=count_include_pad,
+            divisor_override=divisor_override,
+        )
+    ),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+adaptive_avg_pool2d_op = Op(
+    "AdaptiveAvgPool2DBackward0",
+    lambda xp, self, *, output_size: _average(xp, self, _adaptive_geometry(xp, self.shape, output_size)),
+    self=lambda grad, self: adaptive_avg_pool2d_backward_op(grad, self),
+)
+adaptive_avg_pool2d_backward_op = Op(
+    "AdaptiveAvgPool2DBackwardBackward0",
+    lambda xp, grad_output, self: _spread(
+        xp, grad_output, self.shape, _adaptive_geometry(xp, self.shape, grad_output.shape[-2:])
+    ),
+    grad_output=lambda grad, grad_output_shape: adaptive_avg_pool2d_op(grad, output_size=tuple(grad_output_shape[-2:])),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+
+
+# ---------------------------------------------------------------------------------------------- padding
+def pad_key(xp, shape, padding, mode):
+    """The index that reads a padded tensor out of one of ``shape``: per padded dim (the last
+    ``len(padding) // 2``, ``padding`` given last dim first, as F.pad takes it), the source of each
+    output position -- reflected at the edges, clamped to them, or wrapped around."""
+    dims = len(padding) // 2
+    key = [slice(None)] * (len(shape) - dims)
+    for k in range(dims):
+        size, before, after = shape[len(shape) - dims + k], *padding[2 * (dims - 1 - k) : 2 * (dims - k)]
+        if mode == "circular":  # negative padding crops first; the rest wraps around what is left
+            start, size = max(-before, 0), size - max(-before, 0) - max(-after, 0)
+            source = (xp.arange(-max(before, 0), size + max(after, 0)) % size) + start
+        else:
+            source = xp.arange(-before, size + after)
+            if mode == "reflect":
+                source = (size - 1) - xp.abs((size - 1) - xp.abs(source))  # mirrored at 0 and at size - 1
+            else:
+                source = xp.clip(source, 0, size - 1)
+        key.append(source.reshape((-1,) + (1,) * (dims - 1 - k)))
+    return tuple(key)
+
+
+def _pad_ops(name: str, mode: str) -> Op:
+    """A non-constant padding op (``{name}Backward0``) and its backward op, which adds each output
+    position's gradient back at its source (``{name}BackwardBackward0``, linear in the gradient)."""
+    forward = Op(
+        f"{name}Backward0",
+        lambda xp, self, *, padding: self[pad_key(xp, self.shape, padding, mode)],
+        self=lambda grad, self, padding: backward(grad, self, padding=padding),
+    )
+    backward = Op(
+        f"{name}BackwardBackward0",
+        lambda xp, grad_output, self, *, padding: _embed(
+            xp, grad_output, self.shape, pad_key(xp, self.shape, padding, mode)
+        ),
+        grad_output=lambda grad, padding: forward(grad, padding=padding),
+        self=lambda grad: zeros_like_tensor(grad),
+    )
+    return forward
+
+
+# by mode and the number of padded dims
+pad_ops = {
+    (mode, dims): _pad_ops(f"{kind}Pad{dims}D", mode)
+    for mode, kind in (("reflect", "Reflection"), ("replicate", "Replication"))
+    for dims in (1, 2, 3)
+}
+
+
+def _constant_pad(xp, x, pad, value):
+    """``x`` with ``pad`` (last dim first) added around: positive parts filled with ``value``,
+    negative parts cut off."""
+    widths = [(0, 0)] * x.ndim
+    crop = [slice(None)] * x.ndim
+    for k in range(len(pad) // 2):
+        before, after = pad[2 * k], pad[2 * k + 1]
+        widths[x.ndim - 1 - k] = (max(before, 0), max(after, 0))
+        crop[x.ndim - 1 - k] = slice(max(-before, 0), x.shape[x.ndim - 1 - k] - max(-after, 0))
+    cropped = x[tuple(crop)]
+    fill = xp.asarray(value).astype(x.dtype).item()  # the value in x's dtype (2.7 pads an int tensor with 2)
+    return xp.pad(cropped, widths, constant_values=fill)
+
+
+# Its gradient is the same op with the padding negated: what was added is cut off again.
+constant_pad_nd_op = Op(
+    "ConstantPadNdBackward0",
+    lambda xp, self, *, pad, value: _constant_pad(xp, self, pad, value),
+    self=lambda grad, pad: constant_pad_nd_op(grad, pad=tuple(-p for p in pad), value=0),
+)
+
+
+def sliding_max_indices(xp, x, *, kernel_size, stride, padding, dilation, ceil_mode):
+    """max_pool2d's indices (flat positions in each plane of ``x``)."""
+    axes = _sliding_axes(xp, x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    return max_indices(xp, x, _plane(xp, *axes, x.shape[-1]))
+
+
+def adaptive_max_indices(xp, x, *, output_size):
+    """adaptive_max_pool2d's indices (flat positions in each plane of ``x``)."""
+    return max_indices(xp, x, _plane(xp, *_adaptive_axes(xp, x.shape, output_size), x.shape[-1]))

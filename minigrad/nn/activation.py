@@ -1,6 +1,6 @@
 """Activation modules: ``ReLU``, ``LeakyReLU``, ``GELU``, ``ELU``, ``Softplus``, ``SiLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
-``LogSoftmax``, ``Hardtanh``, ``ReLU6``, ``Threshold``, ``Hardswish``, ``Hardsigmoid``, ``Mish``, ``LogSigmoid``,
-``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Dropout``."""
+``Softmin``, ``LogSoftmax``, ``Hardtanh``, ``ReLU6``, ``Threshold``, ``Hardswish``, ``Hardsigmoid``, ``Mish``, ``LogSigmoid``,
+``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Unflatten``, ``Dropout``."""
 
 from __future__ import annotations
 
@@ -122,6 +122,25 @@ class Softmax(Module):
         return f"dim={self.dim}"
 
 
+class Softmin(Module):
+    """Softmax of the negated input along ``dim``: the smallest entries get the largest weights.
+
+    >>> from minigrad import nn
+    >>> nn.Softmin(dim=1)
+    Softmin(dim=1)
+    """
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
 class LogSoftmax(Module):
     """Log of the softmax along ``dim`` (what ``NLLLoss`` expects)."""
 
@@ -148,6 +167,34 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Split dim ``dim`` into ``unflattened_size`` (the inverse of :class:`Flatten`; one size may be -1).
+
+    >>> import minigrad as torch
+    >>> torch.nn.Unflatten(1, (2, 3))(torch.zeros(4, 6)).shape
+    torch.Size([4, 2, 3])
+    """
+
+    def __init__(self, dim: int, unflattened_size) -> None:
+        super().__init__()
+        if not isinstance(unflattened_size, tuple | list):
+            raise TypeError(
+                f"unflattened_size must be a tuple of ints, but found type {type(unflattened_size).__name__}"
+            )
+        for i, size in enumerate(unflattened_size):
+            if not isinstance(size, int):
+                raise TypeError(
+                    f"unflattened_size must be tuple of ints, but found element of type {type(size).__name__} at pos {i}"
+                )
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
 class Dropout(Module):

@@ -18,6 +18,12 @@ from ..tensor import Tensor
 from . import _ops
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "avg_pool1d",
+    "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
@@ -40,11 +46,14 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "max_pool1d",
+    "max_pool2d",
     "mish",
     "mse_loss",
     "nll_loss",
     "normalize",
     "one_hot",
+    "pad",
     "pairwise_distance",
     "prelu",
     "relu",
@@ -53,6 +62,7 @@ __all__ = [
     "silu",
     "smooth_l1_loss",
     "softmax",
+    "softmin",
     "softplus",
     "softsign",
     "tanh",
@@ -165,6 +175,424 @@ def conv2d(
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
     return _ops.convolution_op(input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups)
+
+
+# ---------------------------------------------------------------------------------------------- pooling
+_POOL_ARGUMENT = {
+    "kernel_size": "must either be a single int",
+    "stride": "must either be omitted, a single int",
+    "padding": "must either be a single int",
+    "dilation": "must be either a single int",
+}
+
+
+def _pool_pair(value, function: str, name: str) -> tuple[int, int]:
+    """An int or a sequence of one or two ints as (h, w), with PyTorch's error for anything else."""
+    if isinstance(value, int):
+        return (value, value)
+    value = tuple(value)
+    if len(value) not in (1, 2):
+        raise RuntimeError(f"{function}: {name} {_POOL_ARGUMENT[name]}, or a tuple of two ints")
+    return (int(value[0]), int(value[-1]))
+
+
+def _check_pool_input(input: Tensor, function: str) -> None:
+    """A 3-D (C, H, W) or 4-D (N, C, H, W) input, where only N may be 0."""
+    if input.ndim not in (3, 4) and function == "max_pool2d":
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if input.ndim < 3:  # avg_pool2d reads dim -3 first
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got -3)"
+        )
+    if input.ndim > 4 or 0 in input.shape[-3:]:
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+            f"{list(input.shape)}"
+        )
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"{function}\" not implemented for 'Bool'")
+
+
+def _pool_output(input: Tensor, kernel, stride, padding, dilation, ceil_mode: bool) -> tuple[int, int]:
+    """The output (h, w) of a sliding-window pool, after PyTorch's checks of its parameters."""
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
+    if min(stride) < 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}")
+    if min(kernel) <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}")
+    if min(dilation) <= 0:
+        raise RuntimeError(
+            f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: {dilation[1]}"
+        )
+    for p, k, d in zip(padding, kernel, dilation):
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+            )
+    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+        raise RuntimeError(
+            "pad should be smaller than or equal to half of kernel size, but got "
+            f"padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+        )
+    size = input.shape[-2:]
+    out = tuple(_ops.pooled_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding, dilation))
+    if min(out) < 1:
+        channels = input.shape[-3]
+        raise RuntimeError(
+            f"Given input size: ({channels}x{size[0]}x{size[1]}). Calculated output size: "
+            f"({channels}x{out[0]}x{out[1]}). Output size is too small"
+        )
+    return out
+
+
+def _with_indices(op, input: Tensor, indices, return_indices: bool, **params):
+    """The max pool ``op`` at ``indices`` (an array), and the indices as an int64 tensor if asked."""
+    if not return_indices:
+        return op(input, result1=indices, **params)
+    index = Tensor._make(indices)
+    return op(input, result1=_F._kept(index, input), **params), index  # (a copy for the node)
+
+
+def max_pool2d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """The largest value of each ``kernel_size`` window of a (N, C, H, W) or (C, H, W) input, the
+    windows ``stride`` apart (by default ``kernel_size``), ``dilation`` apart inside, over an input
+    padded with ``padding`` -inf on each side; ``ceil_mode`` keeps a last partial window.
+
+    One ``MaxPool2DWithIndicesBackward0`` node: the gradient goes to each window's maximum (the
+    first one, or the last NaN). With ``return_indices`` also each maximum's flat position in its
+    (H, W) plane, as int64 (what ``nn.MaxUnpool2d`` takes in PyTorch).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[[1.0, 2.0, 0.0], [4.0, 3.0, 8.0], [5.0, 7.0, 6.0]]])
+    >>> torch.nn.functional.max_pool2d(x, 2, stride=1, return_indices=True)
+    (tensor([[[4., 8.],
+             [7., 8.]]]), tensor([[[3, 5],
+             [7, 5]]]))
+    """
+    kernel = _pool_pair(kernel_size, "max_pool2d", "kernel_size")
+    stride = kernel if stride is None or stride == [] else _pool_pair(stride, "max_pool2d", "stride")
+    padding = _pool_pair(padding, "max_pool2d", "padding")
+    dilation = _pool_pair(dilation, "max_pool2d", "dilation")
+    _check_pool_input(input, "max_pool2d")
+    _pool_output(input, kernel, stride, padding, dilation, ceil_mode)
+    params = {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": ceil_mode}
+    indices = backend.compute(input.device, _ops.sliding_max_indices, [input._data], params)
+    return _with_indices(_ops.max_pool2d_op, input, indices, return_indices, **params)
+
+
+def avg_pool2d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """The mean of each ``kernel_size`` window of a (N, C, H, W) or (C, H, W) input, the windows
+    ``stride`` apart (by default ``kernel_size``), over an input padded with ``padding`` zeros;
+    ``ceil_mode`` keeps a last partial window. A window's sum is divided by ``divisor_override``
+    if given, else by its size: counting the padding it covers (``count_include_pad``) or not.
+
+    One ``AvgPool2DBackward0`` node.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[[1.0, 2.0], [3.0, 6.0]]])
+    >>> torch.nn.functional.avg_pool2d(x, 2)
+    tensor([[[3.]]])
+    >>> torch.nn.functional.avg_pool2d(x, 2, padding=1, count_include_pad=False)
+    tensor([[[1., 2.],
+             [3., 6.]]])
+    """
+    kernel = _pool_pair(kernel_size, "avg_pool2d", "kernel_size")
+    stride = kernel if stride is None or stride == [] else _pool_pair(stride, "avg_pool2d", "stride")
+    padding = _pool_pair(padding, "avg_pool2d", "padding")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    _check_pool_input(input, "avg_pool2d")
+    _pool_output(input, kernel, stride, padding, (1, 1), ceil_mode)
+    return _ops.avg_pool2d_op(
+        input,
+        kernel_size=kernel,
+        stride=stride,
+        padding=padding,
+        ceil_mode=ceil_mode,
+        count_include_pad=count_include_pad,
+        divisor_override=divisor_override,
+    )
+
+
+def _adaptive_size(input: Tensor, output_size, function: str) -> tuple[int, int]:
+    """``output_size`` (an int, or a pair whose None entries keep the input's size) as (h, w)."""
+    if input.ndim not in (3, 4):
+        got = list(input.shape) if function == "adaptive_avg_pool2d" else f": {list(input.shape)}"
+        raise RuntimeError(
+            f"{function}(): Expected 3D or 4D tensor, but got{' ' if function == 'adaptive_avg_pool2d' else ''}{got}"
+        )
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        if function == "adaptive_avg_pool2d":
+            raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    size = tuple(input.shape[d] if n is None else int(n) for d, n in zip((-2, -1), size))
+    if min(size) < 0:
+        if function == "adaptive_avg_pool2d":
+            raise RuntimeError(
+                "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received "
+                f"{{{size[0]}, {size[1]}}}"
+            )
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {[*input.shape[:-2], *size]}")
+    first = input.ndim - (3 if function == "adaptive_max_pool2d" else 2)  # max pooling: the channels too
+    for d in range(first, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{function}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                f"{list(input.shape)} with dimension {d} being empty"
+            )
+    return size
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Average a (N, C, H, W) or (C, H, W) input down to ``output_size`` (an int, or a pair whose
+    None entries keep the input's size): output row i averages input rows
+    ``floor(i H / h)`` to ``ceil((i + 1) H / h)`` (excluded), and likewise for the columns.
+
+    One ``AdaptiveAvgPool2DBackward0`` node; to a size of 1 it is a ``mean`` over (H, W), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> x = torch.arange(6.0).reshape(1, 2, 3)
+    >>> torch.nn.functional.adaptive_avg_pool2d(x, (1, 2))
+    tensor([[[2., 3.]]])
+    """
+    size = _adaptive_size(input, output_size, "adaptive_avg_pool2d")
+    _check_floating(input, "adaptive_avg_pool2d")
+    if size == (1, 1):
+        return input.mean((-1, -2), keepdim=True)
+    return _ops.adaptive_avg_pool2d_op(input, output_size=size)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """The largest value of each window of :func:`adaptive_avg_pool2d` (``AdaptiveMaxPool2DBackward0``);
+    with ``return_indices`` also each maximum's flat position in its (H, W) plane.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool2d(torch.tensor([[[1.0, 5.0, 2.0]]]), (1, 2))
+    tensor([[[5., 5.]]])
+    """
+    size = _adaptive_size(input, output_size, "adaptive_max_pool2d")
+    _check_floating(input, "adaptive_max_pool2d")
+    indices = backend.compute(input.device, _ops.adaptive_max_indices, [input._data], {"output_size": size})
+    return _with_indices(_ops.adaptive_max_pool2d_op, input, indices, return_indices)
+
+
+def _one(value, function: str, name: str) -> int:
+    """An int or a sequence of one int, for the 1-d pools."""
+    if isinstance(value, int):
+        return value
+    value = tuple(value)
+    if len(value) != 1:
+        if function == "max_pool1d":
+            raise RuntimeError(
+                f"max_pool1d() {name} must be an int, list of ints or tuple of ints of size 1 but got size {len(value)}"
+            )
+        raise RuntimeError(f"{function}() argument '{name}' should contain one int (got {len(value)})")
+    return int(value[0])
+
+
+def _check_1d_input(input: Tensor, function: str) -> None:
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 'self' "
+            f"(while checking arguments for {function})"
+        )
+
+
+def max_pool1d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """:func:`max_pool2d` along the last dim of a (N, C, L) or (C, L) input. As in PyTorch it is
+    the 2-d pool of ``input.unsqueeze(-2)``, squeezed back (``SqueezeBackward1`` after
+    ``MaxPool2DWithIndicesBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.max_pool1d(torch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[3., 2.]])
+    """
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+            f"{list(input.shape)}"
+        )
+    kernel = _one(kernel_size, "max_pool1d", "kernel_size")
+    stride = kernel if stride is None or stride == [] else _one(stride, "max_pool1d", "stride")
+    padding, dilation = _one(padding, "max_pool1d", "padding"), _one(dilation, "max_pool1d", "dilation")
+    for name, value in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
+    if padding < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {padding}")
+    if padding > kernel // 2:
+        raise RuntimeError(
+            f"max_pool1d() padding should be at most half of kernel size, but got padding={padding} and kernel_size={kernel}"
+        )
+    out = _ops.pooled_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    if out < 1:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+    _check_floating(input, "max_pool1d_impl")
+    pooled = max_pool2d(
+        input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode, return_indices
+    )
+    if return_indices:
+        return pooled[0].squeeze(-2), pooled[1].squeeze(-2)
+    return pooled.squeeze(-2)
+
+
+def avg_pool1d(
+    input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True
+) -> Tensor:
+    """:func:`avg_pool2d` along the last dim of a (N, C, L) or (C, L) input (through the 2-d pool
+    of ``input.unsqueeze(-2)``, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.avg_pool1d(torch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
+    tensor([[2., 1.]])
+    """
+    _check_1d_input(input, "avg_pool1d")
+    kernel = _one(kernel_size, "avg_pool1d", "kernel_size")
+    stride = kernel if stride is None or stride == [] else _one(stride, "avg_pool1d", "stride")
+    padding = _one(padding, "avg_pool1d", "padding")
+    return avg_pool2d(
+        input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), ceil_mode, count_include_pad
+    ).squeeze(-2)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """:func:`adaptive_avg_pool2d` along the last dim of a (N, C, L) or (C, L) input.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_avg_pool1d(torch.tensor([[1.0, 3.0, 2.0]]), 2)
+    tensor([[2.0000, 2.5000]])
+    """
+    _check_1d_input(input, "adaptive_avg_pool1d")
+    size = _one(output_size, "adaptive_avg_pool1d", "output_size")
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """:func:`adaptive_max_pool2d` along the last dim of a (N, C, L) or (C, L) input.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool1d(torch.tensor([[1.0, 3.0, 2.0]]), 2)
+    tensor([[3., 3.]])
+    """
+    _check_1d_input(input, "adaptive_max_pool1d")
+    size = _one(output_size, "adaptive_max_pool1d", "output_size")
+    pooled = adaptive_max_pool2d(input.unsqueeze(-2), (1, size), return_indices)
+    if return_indices:
+        return pooled[0].squeeze(-2), pooled[1].squeeze(-2)
+    return pooled.squeeze(-2)
+
+
+# ---------------------------------------------------------------------------------------------- padding
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    """``input`` padded: ``pad`` gives (before, after) widths for the last dims, last dim first
+    (``(left, right, top, bottom)`` for an image). ``mode`` ``'constant'`` fills with ``value``
+    (0 by default; a negative width cuts instead, ``ConstantPadNdBackward0``); ``'reflect'``
+    mirrors the input at its edges (without repeating the edge), ``'replicate'`` repeats the edge,
+    ``'circular'`` wraps around. Those pad the last 1, 2 or 3 dims of a batched or unbatched
+    input (``ReflectionPad2DBackward0``, ``ReplicationPad1DBackward0``, ...).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, 2.0, 3.0]])
+    >>> torch.nn.functional.pad(x, (2, 1), mode="reflect")
+    tensor([[3., 2., 1., 2., 3., 2.]])
+    >>> torch.nn.functional.pad(x, (1, -1), value=9.0)
+    tensor([[9., 1., 2.]])
+    """
+    pad = _int_tuple(pad, "pad", "pad", 2)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            "Padding length should be less than or equal to two times the input dimension but got padding length "
+            f"{len(pad)} and input of dimension {input.ndim}"
+        )
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    dims = len(pad) // 2
+    sizes = input.shape[input.ndim - dims :][::-1]  # last dim first, as pad
+    if mode == "constant":
+        for k, size in enumerate(sizes):
+            if size + pad[2 * k] + pad[2 * k + 1] < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
+        return _ops.constant_pad_nd_op(input, pad=pad, value=0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if dims not in (1, 2, 3) or input.ndim not in (dims + 1, dims + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)"
+        )
+    if mode == "circular":
+        return _circular_pad(input, pad, sizes)
+    if input.dtype is dtypes.bool:
+        kind = "reflection" if mode == "reflect" else "replication"
+        raise NotImplementedError(f"\"{kind}_pad{dims}d\" not implemented for 'Bool'")
+    if 0 in input.shape[input.ndim - dims - 1 :] or (input.ndim == dims + 1 and 0 in input.shape):
+        raise RuntimeError(
+            f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero "
+            f"dimensions for input, but got: {list(input.shape)}"
+        )
+    for k, size in enumerate(sizes):
+        before, after = pad[2 * k], pad[2 * k + 1]
+        if mode == "reflect" and (before >= size or after >= size):
+            raise RuntimeError(
+                f"Argument #{4 + 2 * k}: Padding size should be less than the corresponding input dimension, but got: "
+                f"padding ({before}, {after}) at dimension {input.ndim - 1 - k} of input {list(input.shape)}"
+            )
+        out = size + before + after
+        if dims == 1 and out < 1:
+            raise RuntimeError(f"input (W: {size}) is too small. Calculated output W: {out}")
+        if out < 0:
+            shape = list(input.shape)
+            shape[input.ndim - 1 - k] = out
+            raise RuntimeError(f"Trying to create tensor with negative dimension {out}: {shape}")
+    return _ops.pad_ops[mode, dims](input, padding=pad)
+
+
+def _circular_pad(input: Tensor, pad: tuple, sizes) -> Tensor:
+    """Circular padding as one read at wrapped positions (``IndexBackward0``; PyTorch copies slices)."""
+    for k, size in enumerate(sizes):
+        before, after = pad[2 * k], pad[2 * k + 1]
+        if before > size or after > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if size + min(before, 0) + min(after, 0) <= 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension.")
+    key = backend.compute(input.device, _ops.pad_key, [input.shape, pad, "circular"], {})
+    return _F.index_op(input, key=key)
 
 
 # ---------------------------------------------------------------------------------------------- normalization
@@ -449,6 +877,19 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     return _F.softmax(input, dim, dtype=dtype)
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``softmax(-input, dim)``: the smallest entries get the largest weights (``SoftmaxBackward0``
+    after ``NegBackward0``, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.softmin(torch.tensor([0.0, 0.6931471805599453]), 0)
+    tensor([0.6667, 0.3333])
+    """
+    if dim is None:
+        dim = _softmax_dim("softmin", input.ndim, _stacklevel)
+    return (-input).softmax(dim, dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:

@@ -1,0 +1,200 @@
+"""Pooling layers, as in ``torch.nn``: ``MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``
+and ``AdaptiveMaxPool1d/2d``. They hold no parameters; each calls its function in
+:mod:`minigrad.nn.functional`.
+"""
+
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+
+def _single(value) -> tuple:
+    """An int as a 1-tuple (a sequence as a tuple), as PyTorch's ``_single``: AvgPool1d stores these."""
+    return (value,) if isinstance(value, int) else tuple(value)
+
+
+class _MaxPoolNd(Module):
+    def __init__(
+        self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False, ceil_mode: bool = False
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return (
+            f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
+            f"dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+        )
+
+
+class MaxPool1d(_MaxPoolNd):
+    """The largest value of each window along the last dim of a (N, C, L) or (C, L) input
+    (:func:`~minigrad.nn.functional.max_pool1d`).
+
+    >>> from minigrad import nn
+    >>> nn.MaxPool1d(3, stride=2)
+    MaxPool1d(kernel_size=3, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool1d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
+        )
+
+
+class MaxPool2d(_MaxPoolNd):
+    """The largest value of each window of a (N, C, H, W) or (C, H, W) input
+    (:func:`~minigrad.nn.functional.max_pool2d`); the stride is the kernel size unless given.
+
+    >>> import minigrad as torch
+    >>> pool = torch.nn.MaxPool2d(2)
+    >>> pool
+    MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    >>> pool(torch.arange(16.0).reshape(1, 4, 4))
+    tensor([[[ 5.,  7.],
+             [13., 15.]]])
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool2d(
+            input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode, self.return_indices
+        )
+
+
+class AvgPool1d(Module):
+    """The mean of each window along the last dim of a (N, C, L) or (C, L) input
+    (:func:`~minigrad.nn.functional.avg_pool1d`).
+
+    >>> from minigrad import nn
+    >>> nn.AvgPool1d(3, stride=2)
+    AvgPool1d(kernel_size=(3,), stride=(2,), padding=(0,))
+    """
+
+    def __init__(
+        self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True
+    ) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(Module):
+    """The mean of each window of a (N, C, H, W) or (C, H, W) input
+    (:func:`~minigrad.nn.functional.avg_pool2d`); the stride is the kernel size unless given.
+
+    >>> import minigrad as torch
+    >>> pool = torch.nn.AvgPool2d(2)
+    >>> pool
+    AvgPool2d(kernel_size=2, stride=2, padding=0)
+    >>> pool(torch.arange(16.0).reshape(1, 4, 4))
+    tensor([[[ 2.5000,  4.5000],
+             [10.5000, 12.5000]]])
+    """
+
+    def __init__(
+        self,
+        kernel_size,
+        stride=None,
+        padding=0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool2d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    """Average a (N, C, L) or (C, L) input down to ``output_size`` positions
+    (:func:`~minigrad.nn.functional.adaptive_avg_pool1d`)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """Average a (N, C, H, W) or (C, H, W) input down to ``output_size`` (an int, or a pair whose
+    None entries keep the input's size): ``AdaptiveAvgPool2d(1)`` is global average pooling.
+
+    >>> import minigrad as torch
+    >>> pool = torch.nn.AdaptiveAvgPool2d((None, 1))
+    >>> pool
+    AdaptiveAvgPool2d(output_size=(None, 1))
+    >>> pool(torch.tensor([[[1.0, 3.0], [2.0, 6.0]]]))
+    tensor([[[2.],
+             [4.]]])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """The largest value of each window of :class:`AdaptiveAvgPool1d`
+    (:func:`~minigrad.nn.functional.adaptive_max_pool1d`)."""
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """The largest value of each window of :class:`AdaptiveAvgPool2d`
+    (:func:`~minigrad.nn.functional.adaptive_max_pool2d`).
+
+    >>> from minigrad import nn
+    >>> nn.AdaptiveMaxPool2d((2, 3), return_indices=True)
+    AdaptiveMaxPool2d(output_size=(2, 3))
+    """
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
