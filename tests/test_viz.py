@@ -444,6 +444,21 @@ def test_show_saved_and_the_freed_look():
         assert "dashed" not in after.nodes[add]["style"]
 
 
+def test_array_parameters_are_summarised_as_tensors():
+    # Class targets and pooling's indices are arrays the node keeps (PyTorch saves them as
+    # tensors): a small one shows its values, a large one its shape, never a page of numbers.
+    x = minigrad.randn(2, 1, 8, 8, requires_grad=True)
+    loss = minigrad.nn.functional.cross_entropy(
+        minigrad.nn.functional.max_pool2d(x, 2).flatten(1), minigrad.tensor([0, 2])
+    )
+    for draw in (viz.draw, viz.draw_backward):
+        dot = Dot(draw(loss, show_saved=True))
+        assert "target = [0, 2] int64" in dot.text(dot.by_title("NllLossBackward0"))
+        pool = dot.text(dot.by_title("MaxPool2DWithIndicesBackward0"))
+        assert "result1 = shape (2, 1, 4, 4) int64" in pool and "[[" not in pool
+        assert "kernel_size = (2, 2)" in pool
+
+
 def test_retain_graph_keeps_the_solid_look():
     mg = affine(minigrad)
     mg["z"].backward(retain_graph=True)

@@ -17,7 +17,7 @@ from . import marks, style
 from .drawing import Drawing, more_node, new_drawing
 from .drawing import legend as add_legend
 from .names import Names, input_label
-from .saved import FREED, STALE, saved_entries, saved_params
+from .saved import FREED, STALE, param_text, saved_entries, saved_params
 from .tensor_view import DEFAULT_MAX_NODES, _check_roots, _kind, legend_marks
 from .walk import Budget, reachable
 
@@ -198,7 +198,7 @@ class BackwardGraph:
             rows.append(style.small("for " + ", ".join(made)))
         if show_saved:
             for name, value in saved_params(node).items():
-                rows.append(style.small(f"{name} = {value}", "#555555"))
+                rows.append(style.small(f"{name} = {param_text(value, show_values)}", "#555555"))
             self._saved_nodes(dot, node, nid, show_values, used)
         if state is not None and node in state.done:
             got = ", ".join(_grad_text(g, show_values) for g in state.received.get(node, ()))

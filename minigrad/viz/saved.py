@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import backend
 from ..autograd.graph import SavedTensor
 from ..tensor import Tensor
+from . import style
 
 OK, FREED, STALE = "ok", "freed", "stale"
 
@@ -46,6 +48,17 @@ def saved_params(node) -> dict:
     """Non-tensor arguments a node keeps (``dim``, ``alpha`` ...), as torchviz shows them."""
     params = getattr(node, "params", None)
     return dict(params) if isinstance(params, dict) else {}
+
+
+def param_text(value, show_values: bool = True) -> str:
+    """How a drawing writes a parameter: as it is (``dim = 1``, ``shape = (2, 3)``), but an array
+    (an index, a mask, class targets, pooling's indices: PyTorch saves those as tensors) as a
+    tensor is summarised, so a large one does not stretch its node across the picture."""
+    if backend.is_array(value):
+        return style.summary(Tensor._make(value), show_values)
+    if type(value) is tuple and any(backend.is_array(v) for v in value):
+        return "(" + ", ".join(param_text(v, show_values) for v in value) + ")"
+    return str(value)
 
 
 def _entry(name: str, saved: SavedTensor) -> SavedEntry:

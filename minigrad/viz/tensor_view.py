@@ -15,7 +15,7 @@ from ..tensor import Tensor
 from . import marks, style
 from .drawing import Drawing, legend, more_node, new_drawing
 from .names import Names, input_label, input_meta, saved_input
-from .saved import FREED, STALE, saved_entries, saved_params
+from .saved import FREED, STALE, param_text, saved_entries, saved_params
 from .walk import Budget, reachable
 
 DEFAULT_MAX_NODES = 3000
@@ -224,7 +224,7 @@ class _TensorView:
             else:
                 rows.append(style.small(f"{what} = {who}", "#8a4b00"))
         for name, value in saved_params(node).items():
-            rows.append(style.small(f"{name} = {value}", "#555555"))
+            rows.append(style.small(f"{name} = {param_text(value, self.show_values)}", "#555555"))
         return rows
 
     def _detach_edges(self) -> None:
