@@ -17,7 +17,10 @@ from .activation import (
     ELU,
     GELU,
     GLU,
+    AlphaDropout,
     Dropout,
+    Dropout1d,
+    Dropout2d,
     Flatten,
     Hardsigmoid,
     Hardswish,
@@ -41,7 +44,7 @@ from .activation import (
     Unflatten,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv2d
+from .conv import Conv1d, Conv2d
 from .embedding import Embedding
 from .linear import Identity, Linear
 from .loss import (
@@ -58,7 +61,7 @@ from .loss import (
     SmoothL1Loss,
 )
 from .module import Module
-from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
+from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, LayerNorm
 from .padding import (
     CircularPad1d,
     CircularPad2d,
@@ -88,6 +91,7 @@ __all__ = [
     "AdaptiveAvgPool2d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "AlphaDropout",
     "AvgPool1d",
     "AvgPool2d",
     "BCELoss",
@@ -98,20 +102,26 @@ __all__ = [
     "CircularPad2d",
     "ConstantPad1d",
     "ConstantPad2d",
+    "Conv1d",
     "Conv2d",
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
+    "Dropout1d",
+    "Dropout2d",
     "ELU",
     "Embedding",
     "Flatten",
     "GELU",
     "GLU",
+    "GroupNorm",
     "Hardsigmoid",
     "Hardswish",
     "Hardtanh",
     "HuberLoss",
     "Identity",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
     "KLDivLoss",
     "L1Loss",
     "LayerNorm",

@@ -1,7 +1,8 @@
 """The differentiable operations behind ``nn.functional`` that ``minigrad.functions`` lacks.
 
 ``convolution_op`` is one op named as PyTorch names it, ``ConvolutionBackward0``, with inputs
-(input, weight, bias). Its forward is plain array code; its rules cut the input into kernel
+(input, weight, bias), for conv1d and conv2d (a 1-d convolution runs as a 2-d one of rows one
+high). Its forward is plain array code; its rules cut the input into kernel
 windows with ``index_op``, multiply with ``matmul`` and add overlapping windows back with
 ``embed`` -- all minigrad ops, so a convolution can be differentiated twice.
 
@@ -115,18 +116,57 @@ def _weight_grad(grad: Tensor, input: Tensor, weight_shape, stride, padding, dil
     return g.matmul(windows.mT).sum(0).reshape(weight_shape)
 
 
+def _as_2d(stride, padding, dilation) -> tuple:
+    """A convolution's per-dim parameters (one dim or two; symmetric padding, as PyTorch's node
+    keeps them) as the 2-d helpers above take them: a 1-d convolution is a 2-d one of images one
+    row high, and padding becomes (top, bottom, left, right)."""
+    if len(stride) == 1:
+        stride, padding, dilation = (1, *stride), (0, *padding), (1, *dilation)
+    return stride, (padding[0], padding[0], padding[1], padding[1]), dilation
+
+
+def _convolution(xp, input, weight, bias, stride, padding, dilation, groups):
+    if input.ndim == 3:  # 1-d: through a row of height 1
+        row = _conv_forward(xp, input[:, :, None], weight[:, :, None], bias, *_as_2d(stride, padding, dilation), groups)
+        return row[:, :, 0]
+    return _conv_forward(xp, input, weight, bias, *_as_2d(stride, padding, dilation), groups)
+
+
+def _convolution_input_grad(grad: Tensor, weight: Tensor, input_shape, stride, padding, dilation, groups) -> Tensor:
+    if len(input_shape) == 3:
+        n, c, length = input_shape
+        row = _input_grad(
+            grad.unsqueeze(2), weight.unsqueeze(2), (n, c, 1, length), *_as_2d(stride, padding, dilation), groups
+        )
+        return row.squeeze(2)
+    return _input_grad(grad, weight, input_shape, *_as_2d(stride, padding, dilation), groups)
+
+
+def _convolution_weight_grad(grad: Tensor, input: Tensor, weight_shape, stride, padding, dilation, groups) -> Tensor:
+    if len(weight_shape) == 3:
+        o, c, k = weight_shape
+        row = _weight_grad(
+            grad.unsqueeze(2), input.unsqueeze(2), (o, c, 1, k), *_as_2d(stride, padding, dilation), groups
+        )
+        return row.squeeze(2)
+    return _weight_grad(grad, input, weight_shape, *_as_2d(stride, padding, dilation), groups)
+
+
+# One op for conv1d and conv2d, as PyTorch's one ConvolutionBackward0: the input (N, C, L) or
+# (N, C, H, W), the weight with as many dims, and per spatial dim the stride, the (symmetric)
+# padding and the dilation.
 convolution_op = Op(
     "ConvolutionBackward0",
-    lambda xp, input, weight, bias, *, stride, padding, dilation, groups: _conv_forward(
+    lambda xp, input, weight, bias, *, stride, padding, dilation, groups: _convolution(
         xp, input, weight, bias, stride, padding, dilation, groups
     ),
-    input=lambda grad, weight, input_shape, stride, padding, dilation, groups: _input_grad(
+    input=lambda grad, weight, input_shape, stride, padding, dilation, groups: _convolution_input_grad(
         grad, weight, input_shape, stride, padding, dilation, groups
     ),
-    weight=lambda grad, input, weight_shape, stride, padding, dilation, groups: _weight_grad(
+    weight=lambda grad, input, weight_shape, stride, padding, dilation, groups: _convolution_weight_grad(
         grad, input, weight_shape, stride, padding, dilation, groups
     ),
-    bias=lambda grad: grad.sum((0, 2, 3)),
+    bias=lambda grad: grad.sum((0, *range(2, grad.ndim))),
 )
 
 # PyTorch names the class-index loss of a (N, C, d1, ...) input NllLoss2DBackward0; same rule.
@@ -627,7 +667,7 @@ def _standardize_backward(grad: Tensor, x: Tensor, weight: Tensor, dims: tuple, 
     ``invstd * (g - mean(g) - xhat * mean(g * xhat))`` with ``g = grad * weight``. Each element
     moves the mean and the variance too; the two means take that back out."""
     xhat, invstd = _standardize(x, dims, eps)
-    g = grad * weight
+    g = grad if weight is None else grad * weight
     return invstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
 
 
@@ -698,6 +738,45 @@ batch_norm_op = Op(
     ),
     weight=lambda grad, input, running_mean, running_var, training, eps: (
         grad * _batch_normalized(input, running_mean, running_var, training, eps)
+    ).sum(_channel_dims(grad.ndim)),
+    bias=lambda grad: grad.sum(_channel_dims(grad.ndim)),
+)
+
+
+# group_norm standardises each sample's channels in ``group`` groups (each group with its
+# positions), then scales and shifts per channel. The op's parameters are named as PyTorch's node
+# saves them: N, C, HxW (the positions per channel) and group.
+def _grouped(x, n: int, c: int, hxw: int, group: int):
+    """``x`` (N, C, ...) as (N, group, C/group * HxW), an array or a tensor (sizes spelled out:
+    N may be 0)."""
+    return x.reshape(n, group, c // group * hxw)
+
+
+def _group_norm(xp, input, weight, bias, sizes, eps):
+    xhat = _standardized(xp, _grouped(input, *sizes), (-1,), eps).reshape(input.shape)
+    return xhat * _per_channel(weight, input.ndim) + _per_channel(bias, input.ndim)
+
+
+def _group_normalized(input: Tensor, sizes, eps) -> Tensor:
+    """The standardised input, as the forward made it (differentiable)."""
+    return _standardize(_grouped(input, *sizes), (-1,), eps)[0].reshape(input.shape)
+
+
+def _group_norm_input_grad(grad: Tensor, input: Tensor, weight: Tensor, sizes, eps) -> Tensor:
+    g = _grouped(grad * _per_channel(weight, grad.ndim), *sizes)
+    return _standardize_backward(g, _grouped(input, *sizes), None, (-1,), eps).reshape(input.shape)
+
+
+group_norm_op = Op(
+    "NativeGroupNormBackward0",
+    lambda xp, input, weight, bias, *, N, C, HxW, group, eps: _group_norm(  # noqa: N803 (PyTorch's names)
+        xp, input, weight, bias, (N, C, HxW, group), eps
+    ),
+    input=lambda grad, input, weight, N, C, HxW, group, eps: _group_norm_input_grad(  # noqa: N803
+        grad, input, weight, (N, C, HxW, group), eps
+    ),
+    weight=lambda grad, input, N, C, HxW, group, eps: (  # noqa: N803
+        grad * _group_normalized(input, (N, C, HxW, group), eps)
     ).sum(_channel_dims(grad.ndim)),
     bias=lambda grad: grad.sum(_channel_dims(grad.ndim)),
 )

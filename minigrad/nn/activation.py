@@ -1,6 +1,7 @@
 """Activation modules: ``ReLU``, ``LeakyReLU``, ``GELU``, ``ELU``, ``Softplus``, ``SiLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
 ``Softmin``, ``LogSoftmax``, ``Hardtanh``, ``ReLU6``, ``Threshold``, ``Hardswish``, ``Hardsigmoid``, ``Mish``, ``LogSigmoid``,
-``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Unflatten``, ``Dropout``."""
+``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Unflatten``, ``Dropout``,
+``Dropout1d``, ``Dropout2d``, ``AlphaDropout``."""
 
 from __future__ import annotations
 
@@ -197,8 +198,8 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-class Dropout(Module):
-    """During training, zero elements with probability ``p`` and scale the rest; nothing in eval()."""
+class _DropoutNd(Module):
+    """What the dropout layers share: ``p`` and ``inplace``."""
 
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
@@ -206,11 +207,43 @@ class Dropout(Module):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p, self.inplace = p, inplace
 
+    def extra_repr(self) -> str:
+        return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """During training, zero elements with probability ``p`` and scale the rest; nothing in eval()."""
+
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout(input, self.p, self.training, self.inplace)
 
-    def extra_repr(self) -> str:
-        return f"p={self.p}, inplace={self.inplace}"
+
+class Dropout1d(_DropoutNd):
+    """During training, zero whole channels of a (N, C, L) or (C, L) input with probability ``p``
+    and scale the rest; nothing in eval().
+
+    >>> from minigrad import nn
+    >>> nn.Dropout1d(0.2)
+    Dropout1d(p=0.2, inplace=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(_DropoutNd):
+    """During training, zero whole channels of a (N, C, H, W) or (C, H, W) input with probability
+    ``p`` and scale the rest; nothing in eval()."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks, keeping the mean and variance (see ``F.alpha_dropout``)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
 
 
 class Hardtanh(Module):

@@ -1,4 +1,5 @@
-"""``nn.Conv2d``: a 2-D convolution layer built on :func:`minigrad.nn.functional.conv2d`."""
+"""Convolution layers, as in ``torch.nn``: ``Conv1d`` and ``Conv2d``, built on
+:func:`minigrad.nn.functional.conv1d` and :func:`~minigrad.nn.functional.conv2d`."""
 
 from __future__ import annotations
 
@@ -11,14 +12,13 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
-class Conv2d(Module):
-    """Cross-correlate (N, C_in, H, W) images with ``out_channels`` learned (C_in/groups, kh, kw) kernels.
 
-    >>> from minigrad import nn
-    >>> nn.Conv2d(1, 3, 2)
-    Conv2d(1, 3, kernel_size=(2, 2), stride=(1, 1))
-    """
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share; ``_dims`` is the number of spatial dims."""
+
+    _dims = 2
 
     def __init__(
         self,
@@ -35,28 +35,33 @@ class Conv2d(Module):
         dtype=None,
     ) -> None:
         super().__init__()
+        n = self._dims
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups:
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups:
             raise ValueError("out_channels must be divisible by groups")
-        if padding_mode != "zeros":
-            raise NotImplementedError(f"padding_mode={padding_mode!r} is not supported by minigrad; use 'zeros'")
-        self.kernel_size = F._pair(kernel_size, "kernel_size")
-        self.stride = F._pair(stride, "stride")
-        self.dilation = F._pair(dilation, "dilation")
+        self.kernel_size = F._ntuple(kernel_size, "kernel_size", n)
+        self.stride = F._ntuple(stride, "stride", n)
+        self.dilation = F._ntuple(dilation, "dilation", n)
         if isinstance(padding, str):
             if padding not in ("same", "valid"):
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'same', 'valid'}}")
-            if padding == "same" and self.stride != (1, 1):
+            if padding == "same" and any(s != 1 for s in self.stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
             self.padding = padding
         else:
-            self.padding = F._pair(padding, "padding")
+            self.padding = F._ntuple(padding, "padding", n)
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(
+                f"padding_mode must be one of {set(_PADDING_MODES)}, but got padding_mode={padding_mode!r}"
+            )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.padding_mode = padding_mode
-        self.transposed, self.output_padding = False, (0, 0)
+        self.transposed, self.output_padding = False, (0,) * n
+        # F.pad's widths for the other padding modes: last dim first, (before, after) each
+        self._reversed_padding_repeated_twice = _reversed_padding(self.padding, self.kernel_size, self.dilation)
         self.weight = Parameter(
             empty((out_channels, in_channels // groups, *self.kernel_size), device=device, dtype=dtype)
         )
@@ -67,24 +72,63 @@ class Conv2d(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        # as nn.Linear: uniform in ±1/sqrt(fan_in), fan_in = in_channels/groups * kh * kw
+        # as nn.Linear: uniform in ±1/sqrt(fan_in), fan_in = in_channels/groups * prod(kernel_size)
         init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         if self.bias is not None:
-            fan_in = self.weight.shape[1] * self.kernel_size[0] * self.kernel_size[1]
+            fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        conv = F.conv1d if self._dims == 1 else F.conv2d
+        if self.padding_mode != "zeros":  # padded first, then convolved without padding, as in PyTorch
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return conv(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
+        return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
 
     def extra_repr(self) -> str:
+        n = self._dims
         text = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0, 0):
+        if self.padding != (0,) * n:
             text += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.dilation != (1,) * n:
             text += f", dilation={self.dilation}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
             text += ", bias=False"
+        if self.padding_mode != "zeros":
+            text += f", padding_mode={self.padding_mode}"
         return text
+
+
+def _reversed_padding(padding, kernel_size: tuple, dilation: tuple) -> tuple | list:
+    """(before, after) per spatial dim, last dim first; ``'same'`` puts an odd extra one after."""
+    if padding == "valid":  # (a list for a padding string, a tuple otherwise, as in PyTorch)
+        return [0, 0] * len(kernel_size)
+    if padding == "same":
+        totals = [d * (k - 1) for d, k in zip(dilation, kernel_size)]
+        return [v for t in reversed(totals) for v in (t // 2, t - t // 2)]
+    return tuple(p for p in reversed(padding) for _ in range(2))
+
+
+class Conv1d(_ConvNd):
+    """Cross-correlate (N, C_in, L) sequences with ``out_channels`` learned (C_in/groups, k) kernels.
+
+    >>> from minigrad import nn
+    >>> nn.Conv1d(4, 6, 3, padding=1, groups=2)
+    Conv1d(4, 6, kernel_size=(3,), stride=(1,), padding=(1,), groups=2)
+    """
+
+    _dims = 1
+
+
+class Conv2d(_ConvNd):
+    """Cross-correlate (N, C_in, H, W) images with ``out_channels`` learned (C_in/groups, kh, kw) kernels.
+
+    >>> from minigrad import nn
+    >>> nn.Conv2d(1, 3, 2)
+    Conv2d(1, 3, kernel_size=(2, 2), stride=(1, 1))
+    """
+
+    _dims = 2

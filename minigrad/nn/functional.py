@@ -22,23 +22,29 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "alpha_dropout",
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "conv1d",
     "conv2d",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
+    "dropout1d",
+    "dropout2d",
     "elu",
     "embedding",
     "gelu",
     "glu",
+    "group_norm",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
     "huber_loss",
+    "instance_norm",
     "kl_div",
     "l1_loss",
     "layer_norm",
@@ -88,63 +94,78 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     return _F.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
 
-def _pair(value, name: str) -> tuple[int, int]:
+def _ntuple(value, name: str, n: int) -> tuple[int, ...]:
+    """An int, or a sequence of one or ``n`` ints, as ``n`` ints (one per spatial dim)."""
     if isinstance(value, int):
-        return (value, value)
+        return (value,) * n
     value = tuple(value)
     if len(value) == 1:
-        return (value[0], value[0])
-    if len(value) != 2:
+        return (int(value[0]),) * n
+    if len(value) != n:
         raise RuntimeError(
-            f"expected {name} to be a single integer value or a list of 2 values to match the convolution dimensions, but got {name}={list(value)}"
+            f"expected {name} to be a single integer value or a list of {n} values to match the convolution "
+            f"dimensions, but got {name}={list(value)}"
         )
-    return (int(value[0]), int(value[1]))
+    return tuple(int(v) for v in value)
 
 
-def _conv_padding(
-    padding, kernel: tuple[int, int], stride: tuple[int, int], dilation: tuple[int, int]
-) -> tuple[int, int, int, int]:
-    """(top, bottom, left, right) zero padding; ``'same'`` puts the odd extra row/column last."""
+def _pair(value, name: str) -> tuple[int, int]:
+    return _ntuple(value, name, 2)
+
+
+def _conv_padding(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tuple[tuple, tuple]:
+    """Per spatial dim, the zero padding on both sides, and the extra one at the end that
+    ``'same'`` needs where the kernel's reach is even (PyTorch pads the input for that first)."""
+    n = len(kernel)
     if isinstance(padding, str):
         if padding == "valid":
-            return (0, 0, 0, 0)
+            return (0,) * n, (0,) * n
         if padding != "same":
             raise RuntimeError(f"Invalid padding string: '{padding}'")
-        if stride != (1, 1):
+        if any(s != 1 for s in stride):
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         total = [d * (k - 1) for d, k in zip(dilation, kernel)]
-        return (total[0] // 2, total[0] - total[0] // 2, total[1] // 2, total[1] - total[1] // 2)
-    ph, pw = _pair(padding, "padding")
-    if ph < 0 or pw < 0:
+        return tuple(t // 2 for t in total), tuple(t % 2 for t in total)
+    pads = _ntuple(padding, "padding", n)
+    if min(pads) < 0:
         raise RuntimeError("negative padding is not supported")
-    return (ph, ph, pw, pw)
+    return pads, (0,) * n
 
 
-def conv2d(
-    input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
-) -> Tensor:
-    """2-D cross-correlation of a (N, C, H, W) or (C, H, W) input with (O, C/groups, kh, kw) weights.
-
-    ``padding`` is an int, a pair, ``'valid'`` or ``'same'``. The result is one
-    ``ConvolutionBackward0`` node whose inputs are (input, weight, bias).
-    """
-    if input.ndim not in (3, 4):
+def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, dims: int) -> Tensor:
+    """conv1d (``dims`` 1) or conv2d (2): PyTorch's checks, in its order, then one
+    ``ConvolutionBackward0`` (after ``ConstantPadNdBackward0`` where ``'same'`` pads one more at the
+    end, and between an unsqueeze and a squeeze for an unbatched input, as PyTorch records them)."""
+    name = f"conv{dims}d"
+    if bias is not None and bias.dtype is not input.dtype:
         raise RuntimeError(
-            f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: {list(input.shape)}"
+            f"Input type ({input.dtype._legacy_name.lower()}) and bias type ({bias.dtype._legacy_name.lower()}) "
+            "should be the same"
         )
-    if input.ndim == 3:
-        return conv2d(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups).squeeze(0)
-    if weight.ndim != 4:
-        raise RuntimeError(f"weight should have 4 dimensions for conv2d, but got weight of size {list(weight.shape)}")
-    stride, dilation = _pair(stride, "stride"), _pair(dilation, "dilation")
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got input of size: "
+            f"{list(input.shape)}"
+        )
+    if input.ndim == dims + 1:
+        return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    n = weight.ndim - 2  # PyTorch reads the number of spatial dims off the weight
+    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    kernel = tuple(weight.shape[2:])
+    pads, extra = _conv_padding(padding, kernel, stride, dilation)
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
     if min(dilation) <= 0:
-        raise RuntimeError("dilation should be greater than zero")
+        raise RuntimeError("non-positive dilation is not supported")
+    if weight.ndim != input.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, "
+            f"but got {input.ndim}-dimensional input of size {list(input.shape)} instead"
+        )
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    kernel = (weight.shape[2], weight.shape[3])
-    pads = _conv_padding(padding, kernel, stride, dilation)
     out_channels, channels = weight.shape[0], input.shape[1]
     if out_channels % groups:
         raise RuntimeError(
@@ -155,17 +176,16 @@ def conv2d(
             f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
             f"{weight.shape[1] * groups} channels, but got {channels} channels instead"
         )
-    padded = (input.shape[2] + pads[0] + pads[1], input.shape[3] + pads[2] + pads[3])
-    reach = tuple(d * (k - 1) + 1 for d, k in zip(dilation, kernel))
-    if reach[0] > padded[0] or reach[1] > padded[1]:
+    padded = [size + 2 * p + e for size, p, e in zip(input.shape[2:], pads, extra)]
+    reach = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    if any(r > s for r, s in zip(reach, padded)):
         raise RuntimeError(
-            f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel size: ({reach[0]} x {reach[1]}). "
-            "Kernel size can't be greater than actual input size"
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, reach))}). Kernel size can't be greater than actual input size"
         )
-    if input.dtype is not weight.dtype or (bias is not None and bias.dtype is not weight.dtype):
-        other = weight.dtype if input.dtype is not weight.dtype else bias.dtype
+    if input.dtype is not weight.dtype:
         raise RuntimeError(
-            f"Input type ({input.dtype}) and weight/bias type ({other}) should be the same; convert one with .to(dtype)"
+            f"Input type ({input.dtype}) and weight/bias type ({weight.dtype}) should be the same; convert one with .to(dtype)"
         )
     if bias is None:
         bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
@@ -174,7 +194,43 @@ def conv2d(
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {out_channels} "
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
+    if any(extra):
+        warnings.warn(
+            "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
+            "input be created",
+            UserWarning,
+            stacklevel=3,
+        )
+        input = pad(input, tuple(v for e in reversed(extra) for v in (0, e)))  # F.pad lists the last dim first
     return _ops.convolution_op(input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups)
+
+
+def conv1d(
+    input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """1-D cross-correlation of a (N, C, L) or (C, L) input with (O, C/groups, k) weights.
+
+    ``padding`` is an int, ``'valid'`` or ``'same'``. As in PyTorch the result is one
+    ``ConvolutionBackward0`` node whose inputs are (input, weight, bias); minigrad computes it as a
+    conv2d of rows one high.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[[1.0, 2.0, 3.0, 4.0]]])
+    >>> torch.nn.functional.conv1d(x, torch.tensor([[[1.0, -1.0]]]))
+    tensor([[[-1., -1., -1.]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
+
+
+def conv2d(
+    input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """2-D cross-correlation of a (N, C, H, W) or (C, H, W) input with (O, C/groups, kh, kw) weights.
+
+    ``padding`` is an int, a pair, ``'valid'`` or ``'same'``. The result is one
+    ``ConvolutionBackward0`` node whose inputs are (input, weight, bias).
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 2)
 
 
 # ---------------------------------------------------------------------------------------------- pooling
@@ -703,6 +759,85 @@ def batch_norm(
     )
 
 
+def group_norm(
+    input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-05
+) -> Tensor:
+    """Standardise each sample's channels (dim 1) in ``num_groups`` groups, each over its channels
+    and every position (mean 0, biased variance 1, plus ``eps``), then ``* weight + bias`` per
+    channel.
+
+    One ``NativeGroupNormBackward0`` node with inputs (input, weight, bias), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, 3.0, 10.0, 30.0]])
+    >>> torch.nn.functional.group_norm(x, 2)
+    tensor([[-1.0000,  1.0000, -1.0000,  1.0000]])
+    """
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    sizes = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+    if sizes[0] * math.prod(sizes[2:]) == 1:  # as PyTorch's _verify_batch_size (it shows this list)
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {sizes}")
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+            f"{list(input.shape)} and num_groups={num_groups}"
+        )
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.shape[0] != c):
+            raise RuntimeError(
+                f"Expected {name} to be a vector of size equal to the number of channels in input, but got {name} "
+                f"of shape {list(t.shape)} and input of shape {list(input.shape)}"
+            )
+    _check_floating(input, "GroupNormKernelImpl")
+    _check_same_dtype(input, weight, bias)
+    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
+    weight = ones(c, dtype=input.dtype, device=input.device) if weight is None else weight
+    bias = zeros(c, dtype=input.dtype, device=input.device) if bias is None else bias
+    sizes = {"N": n, "C": c, "HxW": math.prod(input.shape[2:]), "group": num_groups}  # as PyTorch's node keeps them
+    # PyTorch's kernel reads a contiguous input: a strided one is copied first (CloneBackward0)
+    return _ops.group_norm_op(input.contiguous(), weight, bias, **sizes, eps=eps)
+
+
+def instance_norm(
+    input: Tensor,
+    running_mean: Tensor | None = None,
+    running_var: Tensor | None = None,
+    weight: Tensor | None = None,
+    bias: Tensor | None = None,
+    use_input_stats: bool = True,
+    momentum: float = 0.1,
+    eps: float = 1e-05,
+) -> Tensor:
+    """Standardise each channel of each sample over its positions, then ``* weight + bias`` per
+    channel. With ``use_input_stats=False`` the running statistics are used instead; given, they
+    move ``momentum`` of the way to the mean over the batch of each sample's statistics.
+
+    As in PyTorch it is :func:`batch_norm` of the input viewed as one sample of N*C channels, with
+    the weight, bias and statistics repeated N times (``ViewBackward0``, ``NativeBatchNormBackward0``,
+    ``ViewBackward0``; ``RepeatBackward0`` for a weight and a bias).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.instance_norm(torch.tensor([[[1.0, 3.0], [10.0, 30.0]]]))
+    tensor([[[-1.0000,  1.0000],
+             [-1.0000,  1.0000]]])
+    """
+    if use_input_stats and math.prod(input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {input.shape}")
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    b, c = input.shape[:2]
+    weight, bias, mean, var = (None if t is None else t.repeat(b) for t in (weight, bias, running_mean, running_var))
+    flat = input.contiguous().view(1, b * c, *input.shape[2:])
+    out = batch_norm(flat, mean, var, weight, bias, use_input_stats, momentum, eps)
+    with no_grad():  # each channel's statistics: the mean over the batch of the repeated ones
+        for running, repeated in ((running_mean, mean), (running_var, var)):
+            if running is not None:
+                running.copy_(repeated.view(b, c).mean(0))
+    return out.view(input.shape)
+
+
 def _int_tuple(value, function: str, name: str, position: int) -> tuple[int, ...]:
     """A list, tuple or Size of ints as a tuple, with PyTorch's error for anything else."""
     if not isinstance(value, list | tuple):
@@ -899,15 +1034,102 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dty
     return _F.log_softmax(input, dim, dtype=dtype)
 
 
-def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
-    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (when training)."""
+def _check_probability(p: float) -> None:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0.0:
+
+
+def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
+    """1 where an element (with ``feature``: a whole channel, dims 0 and 1) is kept, else 0, in
+    the input's dtype; each kept with probability 1 - p."""
+    shape = input.shape
+    if feature:
+        if input.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
+    return (rand(shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+
+
+def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool = False) -> Tensor:
+    """Elementwise or channel-wise dropout: ``input * mask / (1 - p)`` (``MulBackward0``)."""
+    _check_probability(p)
+    if not training or p == 0.0 or not input.numel():
         return input
-    keep = (rand(input.shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+    keep = _keep_mask(input, p, feature)
     scale = keep * 0.0 if p == 1.0 else keep / (1.0 - p)
     return input.mul_(scale) if inplace else input * scale
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (when training)."""
+    return _dropout(input, p, training, inplace)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each whole channel of a (N, C, L) or (C, L) input with probability ``p`` and scale the
+    rest by ``1/(1-p)`` (when training).
+
+    The same mask as PyTorch's cannot be drawn (the generators differ); the channels kept scale
+    alike, and the graph is PyTorch's (``MulBackward0``; an unbatched input between
+    ``UnsqueezeBackward0`` and ``SqueezeBackward1``).
+    """
+    _check_probability(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that dropout1d exists to "
+            "provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional "
+            "batch dimension (i.e. 2D or 3D inputs)."
+        )
+    if input.ndim == 2:  # as a batch of one (in place: through a view of the input)
+        batch = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
+        return input if inplace else batch.squeeze(0)
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each whole channel (dim 1) of a (N, C, H, W) or (C, H, W) input with probability ``p``
+    and scale the rest by ``1/(1-p)`` (when training; ``MulBackward0``).
+
+    As in PyTorch, a 3-D input is taken as (N, C, L), with a warning, and other dims warn too.
+    """
+    _check_probability(p)
+    if input.ndim not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result in an "
+            "error in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
+            "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
+            "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
+            "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2,
+        )
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+# SELU's fixed point: alpha_dropout sets a dropped element to SELU's negative saturation
+_SELU_ALPHA = 1.7580993408473766  # scale * alpha of SELU
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for SELU networks: dropped elements become SELU's negative saturation, and an
+    affine map ``a * x + b`` keeps the mean and variance (``AddBackward0`` after ``MulBackward0``,
+    as in PyTorch). Note ``training`` is False by default, as in PyTorch.
+    """
+    _check_probability(p)
+    if not training or p == 0.0 or not input.numel():
+        return input
+    if p == 1.0:
+        return input.mul_(0.0) if inplace else input * zeros((), dtype=input.dtype, device=input.device)
+    keep = _keep_mask(input, p, False)
+    a = 1.0 / math.sqrt((_SELU_ALPHA**2 * p + 1) * (1 - p))
+    shift = (keep - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p
+    return input.mul_(keep * a).add_(shift) if inplace else input * (keep * a) + shift
 
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:

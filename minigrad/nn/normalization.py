@@ -1,11 +1,15 @@
-"""Normalization layers: ``LayerNorm``, ``BatchNorm1d`` and ``BatchNorm2d``, as in ``torch.nn``.
+"""Normalization layers: ``LayerNorm``, ``BatchNorm1d``, ``BatchNorm2d``, ``GroupNorm``,
+``InstanceNorm1d`` and ``InstanceNorm2d``, as in ``torch.nn``.
 
-``LayerNorm`` standardises each sample over its last dims; ``BatchNorm`` standardises each
+``LayerNorm`` standardises each sample over its last dims, ``GroupNorm`` over groups of channels,
+``InstanceNorm`` each channel of each sample over its positions; ``BatchNorm`` standardises each
 channel over the batch (and the positions), and keeps running statistics in buffers for
 evaluation: ``model.eval()`` switches it to them.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from .. import dtypes
 from ..factories import empty, ones, tensor, zeros
@@ -185,3 +189,115 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.ndim != 4:
             raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+
+
+class GroupNorm(Module):
+    """Standardise each sample's ``num_channels`` channels in ``num_groups`` groups (each over its
+    channels and positions), then scale and shift per channel (ones and zeros to start with).
+
+    >>> import minigrad as torch
+    >>> torch.nn.GroupNorm(2, 4)
+    GroupNorm(2, 4, eps=1e-05, affine=True, bias=True)
+    """
+
+    def __init__(
+        self,
+        num_groups: int,
+        num_channels: int,
+        eps: float = 1e-05,
+        affine: bool = True,
+        device=None,
+        dtype=None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels = num_groups, num_channels
+        self.eps, self.affine = eps, affine
+        _register_scale_and_shift(self, (num_channels,), affine, bias, device, dtype)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        _reset_scale_and_shift(self)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, bias={self.bias is not None}"
+
+
+class _InstanceNorm(_BatchNorm):
+    """What InstanceNorm1d and InstanceNorm2d share: batch norm's parameters and buffers (by
+    default neither), each sample normalised on its own. ``_unbatched`` is the number of dims of an
+    input without a batch dim."""
+
+    _unbatched = 2
+
+    def __init__(
+        self,
+        num_features: int,
+        eps: float = 1e-05,
+        momentum: float | None = 0.1,
+        affine: bool = False,
+        track_running_stats: bool = False,
+        device=None,
+        dtype=None,
+        *,
+        bias: bool = True,
+    ) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim not in (self._unbatched, self._unbatched + 1):
+            raise ValueError(f"expected {self._unbatched}D or {self._unbatched + 1}D input (got {input.ndim}D input)")
+
+    def _apply_instance_norm(self, input: Tensor) -> Tensor:
+        return F.instance_norm(
+            input,
+            self.running_mean,
+            self.running_var,
+            self.weight,
+            self.bias,
+            self.training or not self.track_running_stats,
+            0.0 if self.momentum is None else self.momentum,
+            self.eps,
+        )
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        feature_dim = input.ndim - self._unbatched
+        if input.shape[feature_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(
+                    f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), "
+                    f"but got: {input.shape[feature_dim]}."
+                )
+            warnings.warn(
+                f"input's size at dim={feature_dim} does not match num_features. You can silence this warning by "
+                "not passing in num_features, which is not used because affine=False",
+                stacklevel=2,
+            )
+        if input.ndim == self._unbatched:  # one sample: as a batch of one
+            return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)
+        return self._apply_instance_norm(input)
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance normalization of a (N, C, L) or (C, L) input: each channel of each sample over L.
+
+    >>> import minigrad as torch
+    >>> torch.nn.InstanceNorm1d(3)
+    InstanceNorm1d(3, eps=1e-05, momentum=0.1, affine=False, bias=False, track_running_stats=False)
+    """
+
+    _unbatched = 2
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance normalization of (N, C, H, W) or (C, H, W) images: each channel of each sample
+    over H and W."""
+
+    _unbatched = 3
