@@ -621,10 +621,11 @@ def add_scaled(a, b, alpha):
         out[...] = a
         add_into(out, numpy.broadcast_to(b, shape), alpha)
         return out
-    # ``alpha * b`` keeps b's dtype (a bool alpha counts as True or False, as in PyTorch); a
-    # negative alpha (``sub``) subtracts, so that unsigned integers wrap instead of overflowing.
-    scaled = (abs(alpha) * b).astype(b.dtype, copy=False)
-    return a - scaled if alpha < 0 else a + scaled
+    # ``alpha * b`` keeps b's dtype (for bools alpha counts as True or False, as in PyTorch);
+    # unsigned integers subtract ``-alpha * b`` instead, so that they wrap rather than overflow.
+    if alpha < 0 and b.dtype.kind == "u":
+        return a - (-alpha * b).astype(b.dtype, copy=False)
+    return a + (alpha * b).astype(b.dtype, copy=False)
 
 
 _AXPY: dict = {}
