@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from . import backend, dtypes
 from .autograd.grad_mode import enable_grad, is_grad_enabled
-from .autograd.graph import Node, gradient_edge
+from .autograd.graph import Node, SavedTensor, gradient_edge
 from .autograd.op import Op
 from .tensor import Tensor, ones_like_tensor, scalar_tensor, zeros_like_tensor
 
@@ -301,6 +301,18 @@ nanmedian_op = Op("NanmedianBackward0", lambda xp, self: _median(xp, self, ignor
                   self=lambda grad, self, result: _evenly(grad, self, result))
 median_dim_op = Op("MedianBackward1", max_dim_op.forward, **max_dim_op.rules)
 nanmedian_dim_op = Op("NanmedianBackward1", max_dim_op.forward, **max_dim_op.rules)
+# kthvalue and mode pick one element along dim (indices found first), as max does; PyTorch
+# saves the input's sizes by name here.
+kthvalue_op = Op("KthvalueBackward0", lambda xp, self, *, dim, keepdim, indices, self_sym_sizes: _gather(xp, self, dim, keepdim, indices),
+                 self=lambda grad, dim, keepdim, indices, self_sym_sizes: _scatter(grad, self_sym_sizes, dim, keepdim, indices))
+mode_op = Op("ModeBackward0", kthvalue_op.forward, **kthvalue_op.rules)
+# cummax/cummin read self where the running extreme was found; the gradient adds up there
+# (PyTorch's cummaxmin_backward, a scatter_add, so the second derivative is a gather).
+cummax_op = Op("CummaxBackward0", lambda xp, self, *, dim, indices: _gather_at(xp, self, dim, indices),
+               self=lambda grad, self, dim, indices: scatter_add_op(zeros_like_tensor(self), grad, dim=dim, index=indices))
+cummin_op = Op("CumminBackward0", cummax_op.forward, **cummax_op.rules)
+logcumsumexp_op = Op("LogcumsumexpBackward0", lambda xp, self, *, dim: _scan(xp, xp.logaddexp, self, dim) if self.ndim else self.copy(),
+                     self=lambda grad, self, result, dim: _logcumsumexp_backward(grad, self, result, dim))
 norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _norm(xp, self, p, dim, keepdim),
              self=lambda grad, self, result, p, dim, keepdim: _norm_backward(grad, self, result, p, dim, keepdim))
 softmax_op = Op("SoftmaxBackward0", lambda xp, self, *, dim: _softmax(xp, self, dim),
@@ -334,6 +346,27 @@ addmm_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2: self + mat1 @ mat2,
               self=lambda grad: grad,
               mat1=lambda grad, mat2: grad.mm(mat2.t()),
               mat2=lambda grad, mat1, mat2_strides: _mm_mat2_grad(grad, mat1, mat2_strides))
+# beta * self + alpha * (a product), PyTorch's rules: each gradient scaled by beta or alpha.
+addmv_op = Op("AddmvBackward0", lambda xp, self, mat, vec, *, beta, alpha: _scaled_sum(self, mat @ vec, beta, alpha),
+              self=lambda grad, beta: _times(grad, beta),
+              mat=lambda grad, vec, alpha: _times(outer(grad, vec), alpha),
+              vec=lambda grad, mat, alpha: _times(mat.t().mv(grad), alpha))
+addr_op = Op("AddrBackward0", lambda xp, self, vec1, vec2, *, beta, alpha: _scaled_sum(self, xp.multiply.outer(vec1, vec2), beta, alpha),
+             self=lambda grad, beta: _times(grad, beta),
+             vec1=lambda grad, vec2, alpha: _times(grad.mv(vec2), alpha),
+             vec2=lambda grad, vec1, alpha: _times(grad.t().mv(vec1), alpha))
+baddbmm_op = Op("BaddbmmBackward0", lambda xp, self, batch1, batch2, *, beta, alpha: _scaled_sum(self, xp.matmul(batch1, batch2), beta, alpha),
+                self=lambda grad, beta: _times(grad, beta),
+                batch1=lambda grad, batch2, alpha: _times(grad.bmm(batch2.transpose(1, 2)), alpha),
+                batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad), alpha))
+# addbmm sums the batch of products: each product's gradient is grad, repeated over the batch.
+addbmm_op = Op("AddbmmBackward0", lambda xp, self, batch1, batch2, *, beta, alpha: _scaled_sum(self, xp.matmul(batch1, batch2).sum(axis=0), beta, alpha),
+               self=lambda grad, beta: _times(grad, beta),
+               batch1=lambda grad, batch1_shape, batch2, alpha: _times(grad.expand((batch1_shape[0], *grad.shape)).bmm(batch2.transpose(1, 2)), alpha),
+               batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad.expand((batch1.shape[0], *grad.shape))), alpha))
+linalg_cross_op = Op("LinalgCrossBackward0", lambda xp, self, other, *, dim: xp.cross(self, other, axis=dim),
+                     self=lambda grad, other, dim: linalg_cross_op(other, grad, dim=dim),
+                     other=lambda grad, self, dim: linalg_cross_op(grad, self, dim=dim))
 
 # Shape ops: the gradient is reshaped, transposed or re-expanded back.
 view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
@@ -574,7 +607,7 @@ def _prod(xp, a, dim, keepdim):
 def _var(xp, a, dim, correction, keepdim):
     """Written out rather than NumPy's var: N - correction <= 0 gives inf or nan without NumPy's
     warning (the public function warns as PyTorch does)."""
-    squares = ((a - a.mean(axis=dim, keepdims=True)) ** 2).sum(axis=dim, keepdims=keepdim)
+    squares = ((a - _mean(a, dim, True)) ** 2).sum(axis=dim, keepdims=keepdim)
     return xp.asarray(squares / builtins.max(0, _count(a.shape, dim) - correction), dtype=a.dtype)
 
 
@@ -605,6 +638,106 @@ def _median_indices(xp, a, dim, ignore_nan):
         return xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim)
     middle = xp.take(order, (a.shape[dim] - 1) // 2, axis=dim)
     return xp.where(nan.any(axis=dim), nan.argmax(axis=dim), middle)
+
+
+def _scan(xp, ufunc, a, axis):
+    """``ufunc.accumulate(a, axis)``: running maxima, minima, logaddexp. CuPy's accumulate does
+    not take every ufunc, so on a GPU the scan doubles its reach each step (log2(n) steps)."""
+    if type(a) is backend.CPU_ARRAY:
+        return ufunc.accumulate(a, axis=axis)
+    out, n, step = a, a.shape[axis], 1
+    while step < n:
+        out = xp.concatenate([out.take(xp.arange(step), axis), ufunc(out.take(xp.arange(step, n), axis), out.take(xp.arange(n - step), axis))], axis)
+        step *= 2
+    return out
+
+
+def _cumulative_extreme_indices(xp, a, dim, largest):
+    """Where the running max (``largest``) or min of ``a`` along ``dim`` was found: the last place
+    that reached it (ties move it on), and NaN, once met, stays the extreme (PyTorch's rule)."""
+    running = _scan(xp, xp.maximum if largest else xp.minimum, a, dim)
+    reached = running == a
+    if a.dtype.kind == "f":
+        reached |= xp.isnan(a)
+    places = xp.arange(a.shape[dim]).reshape([-1 if d == dim else 1 for d in range(a.ndim)])
+    return _scan(xp, xp.maximum, xp.where(reached, places, 0), dim)
+
+
+def _kthvalue_indices(a, dim: int, k: int):
+    """Where PyTorch's CPU kthvalue finds the k-th smallest (k from 0) of ``a`` along ``dim``: its
+    quickselect replayed on each row, so that among equal values the same one is picked (and gets
+    the gradient). A loop in Python: linear in each row's length."""
+    host = backend.to_numpy(a)
+    rows = host.reshape(-1, 1) if not host.ndim else backend.xp(backend.CPU).moveaxis(host, dim, -1).reshape(-1, host.shape[dim])
+    found = backend.xp(backend.CPU).asarray([_quickselect(row.tolist(), k) for row in rows], dtype="int64")
+    return backend.place(found.reshape(tuple(n for d, n in enumerate(host.shape) if d != dim)), backend.device_of(a))
+
+
+def _quickselect(values: list, k: int) -> int:
+    """The original place of the k-th smallest of ``values`` (NaN the largest) after PyTorch's
+    quick_select_template: median-of-three pivots, partitions swapping values and places alike."""
+    places = list(range(len(values)))
+    above = lambda x, y: x > y or (x != x and y == y)  # noqa: E731 - greater, or NaN against a number
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        places[i], places[j] = places[j], places[i]
+
+    left, right = 0, len(values) - 1
+    while right > left:
+        if right == left + 1:
+            if above(values[left], values[right]):
+                swap(left, right)
+            break
+        swap(left + (right - left) // 2, left + 1)
+        for i, j in ((left + 1, right), (left, right), (left + 1, left)):
+            if above(values[i], values[j]):
+                swap(i, j)
+        i, j, pivot = left + 1, right, values[left]
+        while True:
+            i += 1
+            while above(pivot, values[i]):
+                i += 1
+            j -= 1
+            while above(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(left, j)
+        if j <= k:
+            left = i
+        if j >= k:
+            right = j - 1
+    return places[k]
+
+
+def _mode_indices(xp, a, dim):
+    """Where the mode of ``a`` along ``dim`` is: the most frequent value (the smallest of equally
+    frequent ones), at its last place (PyTorch's CPU kernel: runs of a sorted copy; NaN never equals
+    itself, so each NaN is a run of one)."""
+    order = xp.moveaxis(xp.argsort(a, axis=dim, kind="stable"), dim, -1)
+    values = xp.take_along_axis(xp.moveaxis(a, dim, -1), order, -1)
+    n = values.shape[-1]
+    starts = xp.ones(values.shape, dtype=bool)
+    starts[..., 1:] = values[..., 1:] != values[..., :-1]
+    ends = xp.ones(values.shape, dtype=bool)
+    ends[..., :-1] = starts[..., 1:]
+    positions = xp.arange(n)
+    run_start = _scan(xp, xp.maximum, xp.where(starts, positions, 0), -1)
+    counts = xp.where(ends, positions - run_start + 1, 0)
+    best = xp.expand_dims(counts.argmax(axis=-1), -1)  # the first of the longest runs: the smallest value
+    return xp.take_along_axis(order, best, -1).squeeze(-1)
+
+
+def _scaled_sum(self, product, beta, alpha):
+    """``beta * self + alpha * product``; with beta 0, ``self`` is not read (its NaN do not
+    spread), as in PyTorch."""
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return (self if beta == 1 else self * beta) + product
 
 
 def _median(xp, a, ignore_nan):
@@ -1052,6 +1185,40 @@ def _cumprod_backward(grad, self, result, dim):
         omitted = cat([before, before * after], dim) if k < size - 1 else before
         pieces.append((grad[along(k)] * omitted).sum(dim))
     return stack(pieces, dim)
+
+
+def _logcumsumexp_backward(grad, self, result, dim):
+    """PyTorch's formula, which cannot overflow: sum over j >= k of grad_j * exp(self_k - result_j),
+    the positive and the negative parts of ``grad`` each summed from the end in log space."""
+    if not grad.ndim or not grad.numel():
+        return grad
+    lowest = float(backend.xp(grad.device).finfo(grad._data.dtype).min)  # log(0), kept finite
+    log_size = grad.abs().log()
+    from_end = lambda x: x.flip(dim).logcumsumexp(dim).flip(dim)  # noqa: E731
+    positive = from_end(where(grad > 0, log_size, lowest) - result)
+    negative = from_end(where(grad < 0, log_size, lowest) - result)
+    return (positive + self).exp() - (negative + self).exp()
+
+
+def _var_mean_backward(grads, self, dim, correction, keepdim, std=None):
+    """var_mean's and std_mean's rule: var's (or std's) gradient plus mean's, for the results
+    that got a gradient (PyTorch's var_mean_backward and std_mean_backward)."""
+    grad_spread, grad_mean = grads
+    out = None
+    if grad_spread is not None:
+        if std is not None:
+            grad_spread = where(std == 0, 0.0, grad_spread / (2 * std))
+        out = _var_backward(grad_spread, self, dim, correction, keepdim)
+    if grad_mean is not None:
+        part = _unreduce(grad_mean, self.shape, dim, keepdim) / _count(self.shape, dim)
+        out = part if out is None else out + part
+    return out
+
+
+def _aminmax_backward(grads, self, min, max, dim, keepdim):  # noqa: A002
+    """Each of min's and max's gradients shared evenly among the elements equal to it."""
+    parts = [_evenly_along(g, self, r, dim, keepdim) for g, r in zip(grads, (min, max)) if g is not None]
+    return parts[0] if len(parts) == 1 else parts[0] + parts[1]
 
 
 def _block_grads(grad: Tensor, shapes) -> list[Tensor]:
@@ -1946,12 +2113,35 @@ def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = F
     return _spread(std_op, "std", input, dim, unbiased, keepdim, correction)
 
 
-def _spread(op: Op, name: str, input: Tensor, dim, unbiased, keepdim, correction) -> Tensor:
+def var_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+    """``(var, mean)`` over ``dim`` in one go, with :func:`var`'s arguments; both results share
+    one backward node (``VarMeanBackward0``), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.var_mean(torch.tensor([1.0, 2.0, 6.0]))
+    (tensor(7.), tensor(3.))
+    """
+    return _spread(VarMeanBackward0, "var_mean", input, dim, unbiased, keepdim, correction)
+
+
+def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+    """``(std, mean)`` over ``dim`` in one go, with :func:`std`'s arguments (one ``StdMeanBackward0`` node)."""
+    return _spread(StdMeanBackward0, "std_mean", input, dim, unbiased, keepdim, correction)
+
+
+def _spread_and_mean(xp, a, *, dim, correction, keepdim, std):
+    spread = _var(xp, a, dim, correction, keepdim)
+    return xp.sqrt(spread) if std else spread, xp.asarray(_mean(a, dim, keepdim), dtype=a.dtype)
+
+
+def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
+    """var, std (``op`` an Op), var_mean and std_mean (``op`` their node class)."""
     if isinstance(dim, bool):  # var(x, False): the old unbiased-only form
         dim, unbiased = None, dim
     if not input.dtype.is_floating_point:
+        which = "std and var" if name in ("var", "std") else name
         raise RuntimeError(
-            f"std and var only support floating point and complex dtypes; convert first, e.g. x.float().{name}()"
+            f"{which} only support floating point and complex dtypes; convert first, e.g. x.float().{name.split('_')[0]}()"
         )
     if correction is None:
         correction = 0 if unbiased is False else 1
@@ -1963,7 +2153,10 @@ def _spread(op: Op, name: str, input: Tensor, dim, unbiased, keepdim, correction
             UserWarning,
             stacklevel=3,
         )
-    return op(input, dim=dims, correction=correction, keepdim=keepdim)
+    if isinstance(op, Op):
+        return op(input, dim=dims, correction=correction, keepdim=keepdim)
+    forward = lambda xp, a, **params: _spread_and_mean(xp, a, std=op is StdMeanBackward0, **params)  # noqa: E731
+    return op.record(input, forward, {"dim": dims, "correction": correction, "keepdim": keepdim})
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -1994,6 +2187,48 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     return cumprod_op(input, dim=_wrap_dim(dim, input.ndim))
 
 
+def cummax(input: Tensor, dim: int):
+    """``(values, indices)``: the running maximum along ``dim`` and where it was found (the
+    latest place among equal values; NaN, once met, stays the maximum).
+
+    >>> import minigrad as torch
+    >>> torch.cummax(torch.tensor([1, 3, 2, 3]), 0)
+    torch.return_types.cummax(
+    values=tensor([1, 3, 3, 3]),
+    indices=tensor([0, 1, 1, 3]))
+    """
+    return _cumulative_extreme(input, dim, True, cummax_op, return_types_cummax)
+
+
+def cummin(input: Tensor, dim: int):
+    """``(values, indices)``: the running minimum along ``dim``, as :func:`cummax`."""
+    return _cumulative_extreme(input, dim, False, cummin_op, return_types_cummin)
+
+
+def _cumulative_extreme(input: Tensor, dim: int, largest: bool, op: Op, result_type):
+    dim = _wrap_dim(dim, input.ndim)
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        if input.ndim and input.numel():
+            indices = _cumulative_extreme_indices(xp, input._data, dim, largest)
+        else:
+            indices = xp.zeros(input.shape, dtype="int64")
+    values = op(input, dim=dim, indices=_kept(Tensor._make(indices), input))
+    return result_type(values, Tensor._make(indices))
+
+
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """``log(cumsum(exp(input), dim))``, computed without overflow (floating tensors only).
+
+    >>> import minigrad as torch
+    >>> torch.logcumsumexp(torch.tensor([0.0, 0.0, 3.0]), 0)
+    tensor([0.0000, 0.6931, 3.0949])
+    """
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+    return logcumsumexp_op(input, dim=_wrap_dim(dim, input.ndim))
+
+
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     return logsumexp_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=_floating(input))
@@ -2007,6 +2242,25 @@ def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (all dims by default); ties share the gradient evenly."""
     return _reduce_extreme(amin_dim_op, "amin", input, dim, keepdim)
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):
+    """``(min, max)`` of all elements, or along ``dim``, as ``torch.return_types.aminmax``; like
+    amin and amax, ties share each gradient evenly (one ``AminmaxBackward0`` node for both).
+
+    >>> import minigrad as torch
+    >>> torch.aminmax(torch.tensor([[3, 1], [2, 5]]), dim=0)
+    torch.return_types.aminmax(
+    min=tensor([2, 1]),
+    max=tensor([3, 5]))
+    """
+    if dim is None and not input.numel():
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
+    dims = _dims(dim, input.ndim)
+    if dim is not None and input.ndim and input.shape[dims[0]] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
+    forward = lambda xp, a, *, dim, keepdim: (a.min(axis=dim, keepdims=keepdim), a.max(axis=dim, keepdims=keepdim))  # noqa: E731
+    return return_types_aminmax(*AminmaxBackward0.record(input, forward, {"dim": dims, "keepdim": keepdim}))
 
 
 def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
@@ -2023,18 +2277,21 @@ def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
     return op(input, dim=dims, keepdim=keepdim)
 
 
-def _return_type(name: str) -> type:
-    """A named ``(values, indices)`` pair that prints as PyTorch's ``torch.return_types.<name>``."""
-    base = collections.namedtuple(name, ["values", "indices"])
+def _return_type(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
+    """A named pair (``values, indices`` by default) that prints as PyTorch's ``torch.return_types.<name>``."""
+    base = collections.namedtuple(name, fields)
 
     def printed(self) -> str:
-        return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+        return f"torch.return_types.{name}(\n{fields[0]}={self[0]!r},\n{fields[1]}={self[1]!r})"
 
     return type(name, (base,), {"__slots__": (), "__repr__": printed})
 
 
 return_types_max, return_types_min = _return_type("max"), _return_type("min")
+return_types_aminmax = _return_type("aminmax", ("min", "max"))
 return_types_sort, return_types_topk = _return_type("sort"), _return_type("topk")
+return_types_cummax, return_types_cummin = _return_type("cummax"), _return_type("cummin")
+return_types_kthvalue, return_types_mode = _return_type("kthvalue"), _return_type("mode")
 
 
 def _extremum(input: Tensor, dim, keepdim, other, full_op, dim_op, binary, arg, result_type, name):
@@ -2174,6 +2431,56 @@ def _median_of(input: Tensor, dim, keepdim, name, full_op, dim_op, result_type):
     values = dim_op(input, dim=dim, keepdim=keepdim, indices=indices)
     with backend.on(input.device):
         return result_type(values, Tensor._make(xp.expand_dims(indices, dim) if keepdim and input.ndim else indices))
+
+
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
+    """``(values, indices)``: the ``k``-th smallest element along ``dim`` (k counts from 1; NaN
+    counts as the largest) and where it is (among equal values, the one PyTorch's CPU kernel picks).
+
+    >>> import minigrad as torch
+    >>> torch.kthvalue(torch.tensor([[4.0, 1.0, 3.0], [0.0, 2.0, 5.0]]), 2)
+    torch.return_types.kthvalue(
+    values=tensor([3., 2.]),
+    indices=tensor([2, 1]))
+    """
+    if not isinstance(k, int) or isinstance(k, bool):
+        raise TypeError(f"kthvalue(): argument 'k' (position 2) must be int, not {type(k).__name__}")
+    dim = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim(input, dim, "kthvalue")
+    if not 1 <= k <= (input.shape[dim] if input.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"kthvalue_{input.device.type}\" not implemented for 'Bool'")
+    indices = _kthvalue_indices(input._data, dim, k - 1)
+    return _picked_along(kthvalue_op, return_types_kthvalue, input, dim, keepdim, indices)
+
+
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    """``(values, indices)``: the most frequent value along ``dim`` (the smallest of equally
+    frequent ones) and its last place.
+
+    >>> import minigrad as torch
+    >>> torch.mode(torch.tensor([3, 1, 3, 1, 2]))
+    torch.return_types.mode(
+    values=tensor(1),
+    indices=tensor(3))
+    """
+    dim = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim(input, dim, "mode")
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        if input.ndim and input.numel():
+            indices = _mode_indices(xp, input._data, dim)
+        else:
+            indices = xp.zeros(tuple(n for d, n in enumerate(input.shape) if d != dim), dtype="int64")
+    return _picked_along(mode_op, return_types_mode, input, dim, keepdim, indices)
+
+
+def _picked_along(op: Op, result_type, input: Tensor, dim: int, keepdim: bool, indices):
+    """``(values, indices)`` of one element picked at ``indices`` (an array) along ``dim``."""
+    values = op(input, dim=dim, keepdim=keepdim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
+    with backend.on(input.device):
+        return result_type(values, Tensor._make(backend.xp(input.device).expand_dims(indices, dim) if keepdim and input.ndim else indices))
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -2421,6 +2728,222 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     return addmm_op(input, mat1, mat2)
 
 
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
+    """``beta * input + alpha * (mat @ vec)``; with ``beta=0``, ``input`` is not read (its NaN do not spread).
+
+    >>> import minigrad as torch
+    >>> torch.addmv(torch.tensor([1.0, 1.0]), torch.eye(2), torch.tensor([2.0, 3.0]), alpha=10)
+    tensor([21., 31.])
+    """
+    _check_tensors("addmv", ("input", input), ("mat", mat), ("vec", vec))
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
+    rows = mat.shape[0]
+    if mat.shape[1] != vec.shape[0] or input.shape not in ((), (1,), (rows,)):
+        size = input.shape[0] if input.ndim else 1
+        raise RuntimeError(f"size mismatch, got input ({size}), mat ({rows}x{mat.shape[1]}), vec ({vec.shape[0]})")
+    if not input.dtype is mat.dtype is vec.dtype:
+        names = ", ".join(t.dtype._legacy_name for t in (input, mat))
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and {vec.dtype._legacy_name}")
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"addmv_impl_{input.device.type}\" not implemented for 'Bool'")
+    return addmv_op(input, mat, vec, **_coefficients(input, beta, alpha))
+
+
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
+    """``beta * input + alpha * outer(vec1, vec2)`` (dtypes promote); with ``beta=0``, ``input`` is not read."""
+    _check_tensors("addr", ("input", input), ("vec1", vec1), ("vec2", vec2))
+    for name, t in (("vec1", vec1), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    _expanded_shape(input, (vec1.shape[0], vec2.shape[0]))
+    dtype = _operand_dtype((input, vec1, vec2))
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        if isinstance(value, bool) and dtype is not dtypes.bool:
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+        if isinstance(value, float) and not dtype.is_floating_point:
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+    promoted = None if input.dtype is vec1.dtype is vec2.dtype else dtype
+    return addr_op(input, vec1, vec2, beta=beta, alpha=alpha, dtype=promoted)
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2)`` for batches of matrices (3-D tensors)."""
+    _check_tensors("baddbmm", ("input", input), ("batch1", batch1), ("batch2", batch2))
+    _expanded_shape(input, (batch1.size(0), batch1.size(1), batch2.size(2)))  # PyTorch's order of checks
+    _check_batches(batch1, batch2, sizes_first=False)
+    _check_batches(batch1, batch2, sizes_first=True)
+    if not input.dtype is batch1.dtype is batch2.dtype:
+        if input.dtype is not batch1.dtype:
+            raise RuntimeError(
+                f"Input dtypes must be the same, got: input {_cpp_name(input.dtype)}, batch1: {_cpp_name(batch1.dtype)}, "
+                f"batch2: {_cpp_name(batch2.dtype)}"
+            )
+        raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name} but found {batch2.dtype._legacy_name}")
+    return baddbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
+
+
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
+    """``beta * input + alpha * (batch1 @ batch2).sum(0)``: the products of a batch, added up."""
+    _check_tensors("addbmm", ("input", input), ("batch1", batch1), ("batch2", batch2))
+    _check_batches(batch1, batch2, sizes_first=False)
+    if batch1.shape[0] != batch2.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.shape[0]} and {batch2.shape[0]}")
+    if batch1.shape[2] != batch2.shape[1]:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})"
+        )
+    _expanded_shape(input, (batch1.shape[1], batch2.shape[2]))
+    for other in (input, batch1):
+        if other.dtype is not batch2.dtype:
+            raise RuntimeError(
+                f"self and mat2 must have the same dtype, but got {other.dtype._legacy_name} and {batch2.dtype._legacy_name}"
+            )
+    return addbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
+
+
+def _check_batches(batch1: Tensor, batch2: Tensor, sizes_first: bool) -> None:
+    """bmm's checks (PyTorch checks the dims, expands ``input``, then checks the sizes)."""
+    if not sizes_first:
+        for name, t in (("batch1", batch1), ("batch2", batch2)):
+            if t.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        return
+    expected = [batch1.shape[0], batch1.shape[2]]
+    if list(batch2.shape[:2]) != expected:
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: {list(batch2.shape[:2])}."
+        )
+
+
+def _coefficients(input: Tensor, beta, alpha) -> dict:
+    """beta and alpha as the kernel uses them: whole numbers for an integer ``input``."""
+    if input.dtype.is_floating_point:
+        return {"beta": beta, "alpha": alpha}
+    return {"beta": int(beta), "alpha": int(alpha)}
+
+
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """The cross product of 3-vectors along ``dim``; without ``dim`` (deprecated, with PyTorch's
+    warning), along the first dim of size 3. :func:`minigrad.linalg.cross` takes the last dim."""
+    if dim is None:
+        warnings.warn(
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or "
+            "simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in "
+            "a future release.",
+            UserWarning,
+            stacklevel=2,
+        )
+        dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    from .linalg import cross  # (linalg builds on this module)
+
+    return cross(input, other, dim=dim)
+
+
+def chain_matmul(*matrices) -> Tensor:
+    """The product of the 2-D ``matrices`` (deprecated in PyTorch for :func:`minigrad.linalg.multi_dot`)."""
+    warnings.warn(
+        "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
+        "instead, which accepts a list of two or more tensors rather than multiple parameters.",
+        UserWarning,
+        stacklevel=2,
+    )
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for t in matrices:
+        if t.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")
+    from .linalg import multi_dot
+
+    return matrices[0].clone() if len(matrices) == 1 else multi_dot(list(matrices))
+
+
+def matrix_power(input: Tensor, n: int) -> Tensor:
+    """``input`` (a square matrix, or a batch) to the integer power ``n``, by repeated squaring as
+    PyTorch computes it; ``n = 0`` gives identities, a negative ``n`` powers of the inverse."""
+    name = "linalg.matrix_power"
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"linalg_matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if input.shape[-1] != input.shape[-2]:
+        raise RuntimeError(
+            f"{name}: A must be batches of square matrices, but they are {input.shape[-2]} by {input.shape[-1]} matrices"
+        )
+    if n == 0:  # identities, copied into a clone (CopyBackwards, as PyTorch)
+        xp = backend.xp(input.device)
+        with backend.on(input.device):
+            eye = xp.broadcast_to(xp.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
+        return input.clone().copy_(Tensor._make(eye))
+    if n < 0:
+        from .linalg import inv  # (linalg builds on this module)
+
+        if n == -1:
+            return inv(input)
+        input, n = inv(input), -n
+    if n == 1:
+        return input.clone()
+    if n == 2:
+        return input.matmul(input)
+    if n == 3:
+        return input.matmul(input).matmul(input)
+    # Repeated squaring: the result collects the squares where n has a 1 bit (PyTorch's order).
+    z = result = None
+    while n > 0:
+        z = input if z is None else z.matmul(z)
+        if n % 2:
+            result = z if result is None else result.matmul(z)
+        n //= 2
+    return result
+
+
+def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
+    """Sum of products over ``dims``: the last ``dims`` dims of ``a`` with the first of ``b`` (an
+    int), or the dims listed in a pair of lists; computed as PyTorch does (permutes, reshapes, one mm).
+
+    >>> import minigrad as torch
+    >>> torch.tensordot(torch.arange(6.0).reshape(2, 3), torch.ones(3, 2), dims=([1], [0]))
+    tensor([[ 3.,  3.],
+            [12., 12.]])
+    """
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > builtins.min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    else:
+        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    contracted = 1
+    for da, db in zip(dims_a, dims_b):
+        sa, sb = a.shape[_wrap_dim(da, a.ndim)], b.shape[_wrap_dim(db, b.ndim)]
+        if sb == 1:  # a broadcast dim is summed right away
+            a = a.sum(da, keepdim=True)
+        elif sa == 1:
+            b = b.sum(db, keepdim=True)
+        elif sa != sb:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {sa} in dim {da} and second has size {sb} in dim {db}"
+            )
+        else:
+            contracted *= sa
+    if a.ndim == b.ndim == len(dims_a) == 1:  # two vectors: PyTorch takes their dot product
+        return a.permute(dims_a).dot(b.permute(dims_b)).reshape(())
+    kept_a = [d for d in range(a.ndim) if d not in _dims(dims_a, a.ndim)]
+    kept_b = [d for d in range(b.ndim) if d not in _dims(dims_b, b.ndim)]
+    left = a.permute(kept_a + dims_a).reshape(math.prod(a.shape[d] for d in kept_a), contracted)
+    right = b.permute(dims_b + kept_b).reshape(contracted, math.prod(b.shape[d] for d in kept_b))
+    return left.mm(right).reshape([a.shape[d] for d in kept_a] + [b.shape[d] for d in kept_b])
+
+
 def _infer_shape(shape, numel: int) -> tuple[int, ...]:
     shape = list(shape)
     if shape.count(-1) > 1:
@@ -2645,6 +3168,11 @@ def expand(input: Tensor, *sizes) -> Tensor:
             f"expand(torch.FloatTensor{{{list(input.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of "
             f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})"
         )
+    return expand_op(input, shape=_expanded_shape(input, sizes))
+
+
+def _expanded_shape(input: Tensor, sizes: tuple) -> tuple[int, ...]:
+    """The shape ``input.expand(*sizes)`` has (-1 keeps a size), or PyTorch's error."""
     lead = len(sizes) - input.ndim
     shape, own_shape = [], input._data.shape
     for i, s in enumerate(sizes):
@@ -2659,7 +3187,7 @@ def expand(input: Tensor, *sizes) -> Tensor:
                 f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(input.shape)}"
             )
         shape.append(s)
-    return expand_op(input, shape=tuple(shape))
+    return tuple(shape)
 
 
 def sum_to_size(input: Tensor, *size) -> Tensor:
@@ -4019,6 +4547,73 @@ class SplitBackward0(_JoinViews):
 
 class SplitWithSizesBackward0(_JoinViews):
     _name = "SplitWithSizesBackward0"
+
+
+class _TwoResults(Node):
+    """The one node PyTorch records for both results of var_mean, std_mean and aminmax (output 0
+    and output 1). ``rule(grads, self, <saved results>, **params)`` gets each result's gradient,
+    None for one that got none. It saves ``self`` and the results named in ``results``, as
+    PyTorch does, so a later in-place change of any of them fails backward alike."""
+
+    results: tuple = ()  # the names of the saved results, by output number (None: not saved)
+    rule = None
+
+    def __init__(self, input: Tensor, outputs: tuple, params: dict):
+        super().__init__((gradient_edge(input),))
+        self.needs_input_grad, self.params = (True,), params
+        self.input_meta = ((input._data.shape, input._data.dtype),)  # for drawings
+        self.saved = {"self": SavedTensor(input)}
+        for i, out in enumerate(outputs):
+            out._requires_grad, out._grad_fn, out._output_nr = True, self, i
+            if i < len(self.results) and self.results[i]:
+                self.saved[self.results[i]] = SavedTensor(out, is_output=True)
+
+    @classmethod
+    def record(cls, input: Tensor, forward, params: dict) -> tuple[Tensor, Tensor]:
+        """``forward(xp, array, **params)``'s two arrays as tensors, recorded when ``input`` needs a gradient."""
+        outputs = tuple(Tensor._make(a) for a in backend.compute(input.device, forward, [input._data], params))
+        if input.requires_grad and is_grad_enabled() and input.dtype.is_floating_point:
+            cls(input, outputs, params)
+        return outputs
+
+    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+        grads = list(grad_outputs) + [None] * (2 - len(grad_outputs))
+        saved = {name: s.unpack(self) for name, s in self.saved.items()}
+        return (type(self).rule(grads, **saved, **self.params),)
+
+    def release(self) -> None:
+        for s in self.saved.values():
+            s.release()
+
+    @property
+    def is_freed(self) -> bool:
+        return self.saved["self"].counter is None
+
+    def __getattr__(self, attr: str):
+        # grad_fn._saved_self, ._saved_result0, ._saved_dim ... as in PyTorch
+        name = attr[len("_saved_") :]
+        if attr.startswith("_saved_") and name in self.__dict__.get("saved", {}):
+            return self.saved[name].unpack(self)
+        if attr.startswith("_saved_") and name in self.__dict__.get("params", {}):
+            return self.params[name]
+        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
+
+
+class VarMeanBackward0(_TwoResults):
+    _name = "VarMeanBackward0"
+    rule = staticmethod(_var_mean_backward)
+
+
+class StdMeanBackward0(_TwoResults):
+    _name = "StdMeanBackward0"
+    results = ("result0",)
+    rule = staticmethod(lambda grads, self, result0, **params: _var_mean_backward(grads, self, std=result0, **params))
+
+
+class AminmaxBackward0(_TwoResults):
+    _name = "AminmaxBackward0"
+    results = ("min", "max")
+    rule = staticmethod(_aminmax_backward)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -23,7 +23,8 @@ from . import functions as F
 from .autograd.op import Op
 from .tensor import Tensor
 
-__all__ = ["LinAlgError", "inv", "matrix_norm", "norm", "solve", "vector_norm"]
+__all__ = ["LinAlgError", "cross", "inv", "matrix_norm", "matrix_power", "multi_dot", "norm", "solve", "vector_norm"]
+matrix_power = F.matrix_power  # torch.matrix_power and torch.linalg.matrix_power are one function
 
 
 class LinAlgError(RuntimeError):
@@ -76,6 +77,96 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
     if dim is not None and len(dim) == 2:
         return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+# ----------------------------------------------------------------------------------------------
+# Products
+# ----------------------------------------------------------------------------------------------
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+    """The cross product of 3-vectors along ``dim`` (the other dims broadcast).
+
+    >>> import minigrad as torch
+    >>> torch.linalg.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]))
+    tensor([0., 0., 1.])
+    """
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    wrapped = F._wrap_dim(dim, input.ndim)
+    if input.shape[wrapped] != 3 or other.shape[wrapped] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[wrapped]} and {other.shape[wrapped]}"
+        )
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {other.dtype._legacy_name}")
+    F.broadcast_shapes(input.shape, other.shape)
+    return F.linalg_cross_op(input, other, dim=wrapped)
+
+
+def multi_dot(tensors) -> Tensor:
+    """The product of two or more matrices (the first and last may
+    be vectors), multiplied in the order that costs the fewest multiplications, as PyTorch does."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    first, last = tensors[0], tensors[-1]
+    for i, t in enumerate(tensors):
+        end = "first" if i == 0 else "last" if i == len(tensors) - 1 else None
+        if end and t.ndim not in (1, 2):
+            raise RuntimeError(f"multi_dot(): the {end} tensor must be 1D or 2D but got {t.ndim}D")
+        if not end and t.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+        if t.dtype is not first.dtype:
+            raise RuntimeError(
+                f"multi_dot(): all tensors must have be the same dtype but tensor 0 is {F._cpp_name(first.dtype)} and "
+                f"tensor {i} {F._cpp_name(t.dtype)}"
+            )
+    matrices = [
+        first.unsqueeze(0) if first.ndim == 1 else first,
+        *tensors[1:-1],
+        last.unsqueeze(1) if last.ndim == 1 else last,
+    ]
+    for i in range(len(matrices) - 1):
+        if matrices[i].shape[1] != matrices[i + 1].shape[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {i} and {i + 1} with shapes {list(tensors[i].shape)} and {list(tensors[i + 1].shape)} "
+                "cannot be multiplied"
+            )
+    product = _chain_product(matrices)
+    rows = () if first.ndim == 1 else (product.shape[0],)
+    cols = () if last.ndim == 1 else (product.shape[1],)
+    return product.view(rows + cols)  # always a view, as in PyTorch (ViewBackward0)
+
+
+def _chain_product(matrices: list) -> Tensor:
+    """The product of ``matrices`` in the cheapest order (PyTorch's dynamic programming; with two
+    or three, its direct comparison)."""
+    n = len(matrices)
+    if n == 2:
+        return matrices[0].mm(matrices[1])
+    sizes = [m.shape[0] for m in matrices] + [matrices[-1].shape[1]]
+    if n == 3:
+        a, b, c, d = sizes
+        left_first = a * c * (b + d) <= b * d * (a + c)  # (AB)C against A(BC)
+        return (
+            matrices[0].mm(matrices[1]).mm(matrices[2]) if left_first else matrices[0].mm(matrices[1].mm(matrices[2]))
+        )
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+
+    def product(i, j):
+        return matrices[i] if i == j else product(i, split[i][j]).mm(product(split[i][j] + 1, j))
+
+    return product(0, n - 1)
 
 
 # ----------------------------------------------------------------------------------------------

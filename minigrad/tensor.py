@@ -1308,6 +1308,18 @@ _METHODS = {
     "nanmean",
     "median",
     "nanmedian",
+    "aminmax",
+    "cummax",
+    "cummin",
+    "logcumsumexp",
+    "kthvalue",
+    "mode",
+    "addmv",
+    "addr",
+    "baddbmm",
+    "addbmm",
+    "cross",
+    "matrix_power",
 }
 
 

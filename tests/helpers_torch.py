@@ -1329,3 +1329,126 @@ case("more_nanmean_dim", lambda lib, x: lib.nanmean(x, 1), ((3, 4), "any"))
 case("more_median", lambda lib, x: lib.median(x), ((3, 4), "any"))
 case("more_median_dim", lambda lib, x: lib.median(x, 1), ((3, 5), "any"))
 case("more_nanmedian_dim_kept", lambda lib, x: x.nanmedian(0, keepdim=True), ((4, 3), "any"))
+# var_mean, std_mean, aminmax (one node for both results), cummax/cummin, logcumsumexp, kthvalue,
+# mode (ties, NaN, errors and edge shapes: tests/test_more_tensor_ops2.py).
+case("more2_var_mean", lambda lib, x: lib.var_mean(x), ((3, 4), "any"))
+case("more2_var_mean_dim", lambda lib, x: lib.var_mean(x, 1, keepdim=True), ((3, 4), "any"))
+case("more2_var_mean_dims_correction", lambda lib, x: lib.var_mean(x, (0, -1), correction=0), ((2, 3, 4), "any"))
+case("more2_var_mean_var_only", lambda lib, x: lib.var_mean(x, 0)[0].exp(), ((3, 4), "any"))
+case("more2_var_mean_mean_only", lambda lib, x: lib.var_mean(x, 0)[1] ** 2, ((3, 4), "any"))
+case("more2_std_mean", lambda lib, x: lib.std_mean(x, -1), ((3, 4), "any"))
+case("more2_std_mean_unbiased_false", lambda lib, x: lib.std_mean(x, unbiased=False), ((3, 4), "any"))
+case("more2_std_mean_std_only", lambda lib, x: lib.std_mean(x, 0, keepdim=True)[0] * x, ((3, 4), "any"))
+case("more2_aminmax", lambda lib, x: lib.aminmax(x), ((3, 4), "any"))
+case("more2_aminmax_dim", lambda lib, x: x.aminmax(dim=-1, keepdim=True), ((3, 4), "any"))
+case("more2_aminmax_ties", lambda lib, x: lib.aminmax(x, dim=0), ((5, 4), "ties"), smooth=False)
+case("more2_aminmax_max_only", lambda lib, x: lib.aminmax(x, dim=1).max.exp(), ((3, 4), "any"))
+case("more2_aminmax_0d", lambda lib, x: lib.aminmax(x, dim=0), ((), "any"))
+case("more2_cummax", lambda lib, x: lib.cummax(x, 1), ((3, 5), "any"))
+case("more2_cummax_ties", lambda lib, x: x.cummax(0), ((6, 3), "ties"), smooth=False)
+case("more2_cummin", lambda lib, x: lib.cummin(x, -1), ((2, 3, 4), "any"))
+case("more2_cummin_ties", lambda lib, x: x.cummin(1), ((3, 6), "ties"), smooth=False)
+case("more2_cummax_0d", lambda lib, x: lib.cummax(x, 0), ((), "any"))
+case("more2_logcumsumexp", lambda lib, x: lib.logcumsumexp(x, 1), ((3, 4), "any"))
+case("more2_logcumsumexp_dim0", lambda lib, x: x.logcumsumexp(-3), ((3, 2, 2), "any"))
+case("more2_logcumsumexp_0d", lambda lib, x: lib.logcumsumexp(x, 0), ((), "any"))
+case("more2_kthvalue", lambda lib, x: lib.kthvalue(x, 2), ((3, 4), "any"))
+case("more2_kthvalue_dim_kept", lambda lib, x: x.kthvalue(3, 0, True), ((4, 3), "any"))
+case("more2_kthvalue_0d", lambda lib, x: lib.kthvalue(x, 1), ((), "any"))
+case("more2_mode", lambda lib, x: lib.mode(x), ((3, 6), "ties"), smooth=False)
+case("more2_mode_dim_kept", lambda lib, x: x.mode(0, keepdim=True), ((7, 3), "ties"), smooth=False)
+case("more2_mode_distinct", lambda lib, x: lib.mode(x, 1), ((3, 4), "any"))
+# addmv, addr, baddbmm, addbmm (beta, alpha), cross/linalg.cross, matrix_power, multi_dot,
+# tensordot (errors and edge shapes: tests/test_more_tensor_ops2.py).
+case("more2_addmv", lambda lib, b, m, v: lib.addmv(b, m, v), ((3,), "any"), ((3, 4), "any"), ((4,), "any"))
+case(
+    "more2_addmv_beta_alpha",
+    lambda lib, b, m, v: b.addmv(m, v, beta=0.5, alpha=-2),
+    ((), "any"),
+    ((3, 4), "any"),
+    ((4,), "any"),
+)
+case(
+    "more2_addmv_beta_0", lambda lib, b, m, v: lib.addmv(b, m, v, beta=0), ((1,), "any"), ((3, 4), "any"), ((4,), "any")
+)
+case("more2_addr", lambda lib, a, u, v: lib.addr(a, u, v, alpha=3), ((3, 4), "any"), ((3,), "any"), ((4,), "any"))
+case("more2_addr_broadcast", lambda lib, a, u, v: a.addr(u, v, beta=2), ((4,), "any"), ((3,), "any"), ((4,), "any"))
+case(
+    "more2_baddbmm",
+    lambda lib, c, x, y: lib.baddbmm(c, x, y, beta=-1, alpha=0.5),
+    ((2, 3, 5), "any"),
+    ((2, 3, 4), "any"),
+    ((2, 4, 5), "any"),
+)
+case(
+    "more2_baddbmm_broadcast",
+    lambda lib, c, x, y: c.baddbmm(x, y),
+    ((3, 1), "any"),
+    ((2, 3, 4), "any"),
+    ((2, 4, 5), "any"),
+)
+case("more2_addbmm", lambda lib, c, x, y: lib.addbmm(c, x, y), ((3, 5), "any"), ((2, 3, 4), "any"), ((2, 4, 5), "any"))
+case(
+    "more2_addbmm_beta_alpha",
+    lambda lib, c, x, y: c.addbmm(x, y, beta=3, alpha=2),
+    ((5,), "any"),
+    ((2, 3, 4), "any"),
+    ((2, 4, 5), "any"),
+)
+case("more2_linalg_cross", lambda lib, x, y: lib.linalg.cross(x, y), ((4, 3), "any"), ((4, 3), "any"))
+case("more2_linalg_cross_broadcast", lambda lib, x, y: lib.linalg.cross(x, y, dim=0), ((3, 4), "any"), ((3, 1), "any"))
+case("more2_cross_dim", lambda lib, x, y: x.cross(y, dim=1), ((2, 3, 2), "any"), ((2, 3, 2), "any"))
+case("more2_matrix_power_2", lambda lib, a: lib.linalg.matrix_power(a, 2), ((3, 3), "any"))
+case("more2_matrix_power_5", lambda lib, a: lib.matrix_power(a, 5), ((3, 3), "any"))
+case("more2_matrix_power_0", lambda lib, a: a.matrix_power(0), ((3, 3), "any"))
+case("more2_matrix_power_1", lambda lib, a: a.matrix_power(1), ((3, 3), "any"))
+case("more2_matrix_power_batch", lambda lib, a: lib.linalg.matrix_power(a, 3), ((2, 3, 3), "any"))
+case(
+    "more2_matrix_power_inverse",
+    lambda lib, a: lib.linalg.matrix_power(a + 3 * lib.eye(3, dtype=a.dtype), -2),
+    ((3, 3), "any"),
+)
+case(
+    "more2_multi_dot",
+    lambda lib, a, b, c: lib.linalg.multi_dot([a, b, c]),
+    ((3, 4), "any"),
+    ((4, 2), "any"),
+    ((2, 5), "any"),
+)
+case(
+    "more2_multi_dot_vectors",
+    lambda lib, u, a, b, v: lib.linalg.multi_dot((u, a, b, v)),
+    ((3,), "any"),
+    ((3, 4), "any"),
+    ((4, 2), "any"),
+    ((2,), "any"),
+)
+case(
+    "more2_multi_dot_chain",
+    lambda lib, a, b, c, d: lib.linalg.multi_dot([a, b, c, d]),
+    ((5, 2), "any"),
+    ((2, 6), "any"),
+    ((6, 3), "any"),
+    ((3, 4), "any"),
+)
+case("more2_tensordot", lambda lib, a, b: lib.tensordot(a, b), ((2, 3, 4), "any"), ((3, 4, 5), "any"))
+case(
+    "more2_tensordot_lists",
+    lambda lib, a, b: lib.tensordot(a, b, ([0, 2], [2, 0])),
+    ((2, 3, 4), "any"),
+    ((4, 5, 2), "any"),
+)
+case(
+    "more2_tensordot_copying",
+    lambda lib, a, b: lib.tensordot(a, b, dims=([1], [0])),
+    ((2, 3, 4), "any"),
+    ((3, 5), "any"),
+)
+case(
+    "more2_tensordot_broadcast_dim",
+    lambda lib, a, b: lib.tensordot(a, b, ([0, 2], [0, 1])),
+    ((2, 3, 4), "any"),
+    ((1, 4), "any"),
+)
+case("more2_tensordot_outer", lambda lib, a, b: lib.tensordot(a, b, 0), ((3,), "any"), ((2, 2), "any"))
+case("more2_tensordot_vectors", lambda lib, a, b: lib.tensordot(a, b, 1), ((4,), "any"), ((4,), "any"))
