@@ -689,10 +689,18 @@ def layer_norm(
         )
     _check_floating(input, "LayerNormKernelImpl")
     _check_same_dtype(input, weight, bias)
-    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
-    weight = ones(shape, dtype=input.dtype, device=input.device) if weight is None else weight
-    bias = zeros(shape, dtype=input.dtype, device=input.device) if bias is None else bias
+    weight, bias = _constants_if_absent(weight, bias, shape, input)
     return _ops.layer_norm_op(input, weight, bias, normalized_shape=shape, eps=eps)
+
+
+def _constants_if_absent(weight: Tensor | None, bias: Tensor | None, shape, input: Tensor) -> tuple[Tensor, Tensor]:
+    """A normalisation's weight and bias, an absent one as a constant (ones, zeros) that needs no
+    gradient: the node's edge for it is then (None, 0)."""
+    if weight is None:
+        weight = ones(shape, dtype=input.dtype, device=input.device)
+    if bias is None:
+        bias = zeros(shape, dtype=input.dtype, device=input.device)
+    return weight, bias
 
 
 def batch_norm(
@@ -751,9 +759,7 @@ def batch_norm(
             running = [input._data, running_mean._data, running_var._data]
             backend.compute(input.device, _ops.update_running_stats, running, {"momentum": momentum})
         running_mean, running_var = (_F._kept(t, input, weight, bias) for t in (running_mean, running_var))
-    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
-    weight = ones(channels, dtype=input.dtype, device=input.device) if weight is None else weight
-    bias = zeros(channels, dtype=input.dtype, device=input.device) if bias is None else bias
+    weight, bias = _constants_if_absent(weight, bias, channels, input)
     return _ops.batch_norm_op(
         input, weight, bias, running_mean=running_mean, running_var=running_var, training=training, eps=eps
     )
@@ -792,9 +798,7 @@ def group_norm(
             )
     _check_floating(input, "GroupNormKernelImpl")
     _check_same_dtype(input, weight, bias)
-    # Absent, they are constants that need no gradient: the node's edges for them are (None, 0).
-    weight = ones(c, dtype=input.dtype, device=input.device) if weight is None else weight
-    bias = zeros(c, dtype=input.dtype, device=input.device) if bias is None else bias
+    weight, bias = _constants_if_absent(weight, bias, c, input)
     sizes = {"N": n, "C": c, "HxW": math.prod(input.shape[2:]), "group": num_groups}  # as PyTorch's node keeps them
     # PyTorch's kernel reads a contiguous input: a strided one is copied first (CloneBackward0)
     return _ops.group_norm_op(input.contiguous(), weight, bias, **sizes, eps=eps)
