@@ -4041,13 +4041,13 @@ def _check_index_along(name: str, input: Tensor, dim: int, index, src: Tensor | 
     return dim
 
 
-def _check_in_range(index: Tensor, size: int, message) -> None:
-    """Raise RuntimeError(message(first bad value)) unless every index is in [0, size): NumPy
-    would count negative ones from the end, and PyTorch refuses them here."""
+def _check_in_range(index: Tensor, size: int, message, *, low: int = 0, error=RuntimeError) -> None:
+    """Raise ``error(message(first bad value))`` unless every index is in [low, size): NumPy
+    would count negative ones from the end, and PyTorch refuses them where ``low`` is 0."""
     data = index._data
-    bad = (data < 0) | (data >= size)
+    bad = (data < low) | (data >= size)
     if bad.any():
-        raise RuntimeError(message(int(data[bad].reshape(-1)[0])))
+        raise error(message(int(data[bad].reshape(-1)[0])))
 
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
@@ -4188,10 +4188,8 @@ def take(input: Tensor, index: Tensor) -> Tensor:
     size = input.numel()
     if index.numel() and not size:
         raise IndexError("take(): tried to take from an empty tensor")
-    data = index._data
-    bad = (data < -size) | (data >= size)
-    if bad.any():
-        raise IndexError(f"out of range: tried to access index {int(data[bad].reshape(-1)[0])} on a tensor of {size} elements.")
+    message = lambda v: f"out of range: tried to access index {v} on a tensor of {size} elements."  # noqa: E731
+    _check_in_range(index, size, message, low=-size, error=IndexError)
     _, (input, index) = _one_device("take", input, index)
     return take_op(input, index=_kept(index, input, array=index._data % builtins.max(size, 1)))
 
@@ -4227,11 +4225,9 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
 def _places_along(index: Tensor, size: int, dim: int, *, negative: bool, prefix: str = ""):
     """``index`` as a new flat array of positions in [0, size), with PyTorch's IndexError for one
     outside it (or, where ``negative`` ones count from the end, outside [-size, size))."""
-    data = index._data.reshape(-1)
-    bad = (data < (-size if negative else 0)) | (data >= size)
-    if bad.any():
-        raise IndexError(f"{prefix}index {int(data[bad][0])} is out of bounds for dimension {dim} with size {size}")
-    return data % builtins.max(size, 1)  # (a new array: the node keeps it, not the caller's index)
+    message = lambda v: f"{prefix}index {v} is out of bounds for dimension {dim} with size {size}"  # noqa: E731
+    _check_in_range(index, size, message, low=-size if negative else 0, error=IndexError)
+    return index._data.reshape(-1) % builtins.max(size, 1)  # (a new array: the node keeps it, not the caller's index)
 
 
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
