@@ -358,6 +358,19 @@ CELLS_JS = """(panel) => [...document.querySelectorAll(panel + ' .jp-Notebook .j
 }))"""
 
 
+def select_cell(page, index: int) -> None:
+    """Click cell ``index`` until it is the active one. A click can land on a neighbour when
+    outputs above it (drawings) finish rendering and shift the page; running "and all below"
+    from there would run cells a second time."""
+    cell = page.locator(PANEL).locator(".jp-Notebook .jp-Cell").nth(index)
+    for _ in range(20):
+        cell.locator(".jp-InputPrompt").click()
+        if "jp-mod-active" in (cell.get_attribute("class") or "").split():
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"cell {index} could not be selected: clicks kept landing elsewhere")
+
+
 def run_every_cell(page) -> int:
     """Run All Cells from the Run menu; after each error (which stops the run, as for a
     student) select the next cell and use "Run Selected Cell and All Below". Returns the rounds."""
@@ -370,7 +383,7 @@ def run_every_cell(page) -> int:
         waiting = [i for i, c in enumerate(cells) if c["code"] and not re.fullmatch(r"\[\d+\]:", c["prompt"])]
         if not waiting:
             return rounds
-        page.locator(PANEL).locator(".jp-Notebook .jp-Cell").nth(waiting[0]).locator(".jp-InputPrompt").click()
+        select_cell(page, waiting[0])
         menu(page, "Run", "Run Selected Cell and All Below")
     raise AssertionError("the notebook kept stopping: gave up after 200 rounds")
 
