@@ -364,6 +364,11 @@ addbmm_op = Op("AddbmmBackward0", lambda xp, self, batch1, batch2, *, beta, alph
                self=lambda grad, beta: _times(grad, beta),
                batch1=lambda grad, batch1_shape, batch2, alpha: _times(grad.expand((batch1_shape[0], *grad.shape)).bmm(batch2.transpose(1, 2)), alpha),
                batch2=lambda grad, batch1, alpha: _times(batch1.transpose(1, 2).bmm(grad.expand((batch1.shape[0], *grad.shape))), alpha))
+# addmm with a beta or an alpha other than 1 (the plain op above is nn.Linear's hot path: it pays nothing for them).
+addmm_scaled_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2, *, beta, alpha: _scaled_sum(self, mat1 @ mat2, beta, alpha),
+                     self=lambda grad, beta: _times(grad, beta),
+                     mat1=lambda grad, mat2, alpha: _times(grad.mm(mat2.t()), alpha),
+                     mat2=lambda grad, mat1, mat2_strides, alpha: _times(_mm_mat2_grad(grad, mat1, mat2_strides), alpha))
 linalg_cross_op = Op("LinalgCrossBackward0", lambda xp, self, other, *, dim: xp.cross(self, other, axis=dim),
                      self=lambda grad, other, dim: linalg_cross_op(other, grad, dim=dim),
                      other=lambda grad, self, dim: linalg_cross_op(grad, self, dim=dim))
@@ -519,6 +524,28 @@ zero_op = Op("ZeroBackward0", lambda xp, self: xp.zeros_like(self),
 copy_op = Op("CopyBackwards", lambda xp, self, src: xp.broadcast_to(src, self.shape).astype(self.dtype),
              self=lambda grad: zeros_like_tensor(grad),
              src=lambda grad: grad)
+# cdist by the differences; PyTorch cannot differentiate its gradient (CdistBackwardBackward0 raises).
+cdist_op = Op("CdistBackward0", lambda xp, x1, x2, *, p: _cdist(xp, x1, x2, p),
+              x1=lambda grad, x1, x2, p, result: cdist_backward_op(grad, x1, x2, result, p=p),
+              x2=lambda grad, x1, x2, p, result: cdist_backward_op(grad.mT.contiguous(), x2, x1, result.mT.contiguous(), p=p))
+cdist_backward_op = Op("CdistBackwardBackward0", lambda xp, grad, x1, x2, cdist, *, p: _cdist_grad(xp, grad, x1, x2, cdist, p),
+                       grad=lambda grad: _not_implemented("_cdist_backward"),
+                       x1=lambda grad: _not_implemented("_cdist_backward"),
+                       x2=lambda grad: _not_implemented("_cdist_backward"),
+                       cdist=lambda grad: _not_implemented("_cdist_backward"))
+# cdist through a matrix product (p=2, many rows): its gradient is made of differentiable ops.
+euclidean_dist_op = Op("EuclideanDistBackward0", lambda xp, x1, x2: _euclidean_dist(xp, x1, x2),
+                       x1=lambda grad, x1, x2, result: _euclidean_grad(grad, result, x1, x2, first=True),
+                       x2=lambda grad, x1, x2, result: _euclidean_grad(grad, result, x1, x2, first=False))
+# Not differentiable in PyTorch: the float result gets a node whose backward raises.
+unique2_op = Op("Unique2Backward0", lambda xp, self: _unique_arrays(xp, self, None, False)[0],
+                self=lambda grad: _not_implemented("_unique2"))
+unique_dim_op = Op("UniqueDimBackward0", lambda xp, self, *, dim: _unique_arrays(xp, self, dim, False)[0],
+                   self=lambda grad: _not_implemented("unique_dim"))
+unique_consecutive_op = Op("UniqueConsecutiveBackward0", lambda xp, self, *, dim: _unique_arrays(xp, self, dim, True)[0],
+                           self=lambda grad: _not_implemented("unique_consecutive"))
+bincount_op = Op("NotImplemented", lambda xp, weights, *, indices, minlength: _bincount(xp, indices, weights, minlength),
+                 weights=lambda grad: _no_derivative("bincount"))
 mse_loss_op = Op("MseLossBackward0", lambda xp, self, target, *, reduction: _reduce(xp, (self - target) ** 2, reduction),
                  self=lambda grad, self, target, reduction: _mse_grad(grad, self, target, reduction),
                  target=lambda grad, self, target, reduction: -_mse_grad(grad, self, target, reduction))
@@ -2711,8 +2738,15 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
     return bmm_op(input, mat2)
 
 
-def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
-    """``input + mat1 @ mat2`` (what ``nn.Linear`` computes for a batch)."""
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
+    """``beta * input + alpha * (mat1 @ mat2)`` (what ``nn.Linear`` computes for a batch); with
+    ``beta=0``, ``input`` is not read (its NaN do not spread).
+
+    >>> import minigrad as torch
+    >>> torch.addmm(torch.ones(1, 2), torch.eye(2), torch.eye(2), beta=0.5, alpha=2)
+    tensor([[2.5000, 0.5000],
+            [0.5000, 2.5000]])
+    """
     for name, mat in (("mat1", mat1), ("mat2", mat2)):
         if mat.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {mat.ndim}-D tensor")
@@ -2725,7 +2759,11 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor) -> Tensor:
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         broadcast_shapes(input._data.shape, out_shape)
-    return addmm_op(input, mat1, mat2)
+    if beta == 1 and alpha == 1:  # nn.Linear's hot path: no scaling to record
+        return addmm_op(input, mat1, mat2)
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"addmm_impl_{input.device.type}_\" not implemented for 'Bool'")
+    return addmm_scaled_op(input, mat1, mat2, **_coefficients(input, beta, alpha))
 
 
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: Number = 1) -> Tensor:
@@ -4777,6 +4815,564 @@ def trunc(input: Tensor) -> Tensor:
 isnan = _elementwise_nograd("isnan")
 isinf = _elementwise_nograd("isinf")
 isfinite = _elementwise_nograd("isfinite")
+
+
+# ----------------------------------------------------------------------------------------------
+# einsum: a composite of diagonal, unsqueeze, permute, sum, mul and bmm, laid out as PyTorch's.
+# ----------------------------------------------------------------------------------------------
+
+
+def einsum(equation: str, *operands) -> Tensor:
+    """Sums of products of the operands' elements, named by subscripts: ``'ij,jk->ik'`` is a
+    matrix product, ``'ii->i'`` a diagonal, ``'...ij->...ji'`` a batch of transposes. The operands
+    may also be given as one list. Without ``->`` the output holds the subscripts that appear once,
+    in alphabetical order (after the ellipsis dims). Like PyTorch, it is a composite: it records
+    diagonal, unsqueeze, permute, sum, mul and bmm nodes, so it differentiates twice.
+
+    >>> import minigrad as torch
+    >>> torch.einsum('ij,jk->ik', torch.tensor([[1., 2.]]), torch.tensor([[3.], [4.]]))
+    tensor([[11.]])
+    >>> torch.einsum('ii', torch.tensor([[1, 2], [3, 4]]))
+    tensor(5)
+    """
+    if not isinstance(equation, str):
+        raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}")
+    while len(operands) == 1 and isinstance(operands[0], list | tuple):  # one list of operands (unpacked as PyTorch does)
+        operands = tuple(operands[0])
+    if not operands:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, or at least one operand and its "
+            "subscripts list"
+        )
+    for i, t in enumerate(operands):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(t).__name__}")
+    terms, output = _einsum_subscripts(equation, operands)
+    # Every dim gets a label: a letter, or the ellipsis dim's place counted from the right (an int).
+    sizes, aligned_terms, tensors = {}, [], []
+    for n, (term, t) in enumerate(zip(terms, operands)):
+        labels, current = _einsum_labels(term, t.ndim), []
+        for label in labels:
+            dim = len(current)  # this label's dim in t now (diagonals before it were taken)
+            if label in current:  # a repeated subscript: take the diagonal, back where it first was
+                first = current.index(label)
+                if t.shape[dim] != t.shape[first]:
+                    raise RuntimeError(
+                        f"einsum(): subscript {label} is repeated for operand {n} but the sizes don't match, "
+                        f"{t.shape[dim]} != {t.shape[first]}"
+                    )
+                t = movedim(diagonal(t, 0, first, dim), -1, first)
+                continue
+            current.append(label)
+            _einsum_size(sizes, label, t.shape[dim], n, dim)
+        aligned_terms.append(current)
+        tensors.append(t)
+    if output is None:  # implicit: the ellipsis dims, then the letters seen once, in order
+        counts = collections.Counter(label for term in terms for label in term if label != ".")
+        ellipsis = builtins.sorted((x for x in sizes if isinstance(x, int)), reverse=True)
+        once = builtins.sorted(x for x in counts if isinstance(x, str) and counts[x] == 1)
+        output = ellipsis + once
+    else:
+        covered = builtins.max([x + 1 for x in sizes if isinstance(x, int)], default=0)  # the ellipsis dims
+        output = _einsum_labels(output, covered + len(output.replace("...", "")))
+    # PyTorch's layout: the output's labels, then the summed ones (the ellipsis first, letters in order).
+    summed = builtins.sorted((x for x in sizes if x not in output), key=lambda x: (isinstance(x, str), x if isinstance(x, str) else -x))
+    order = list(output) + summed
+    aligned = []
+    for term, t in zip(aligned_terms, tensors):
+        term = list(term)
+        for label in order:
+            if label not in term:
+                t = unsqueeze_op(t, dim=t.ndim)
+                term.append(label)
+        aligned.append(permute_op(t, dims=tuple(term.index(label) for label in order)))
+    start = len(output)
+    if len(aligned) == 1:
+        result = aligned[0]
+        return sum(result, tuple(range(start, len(order)))) if summed else result
+    # How many operands have each summed dim (of a size other than 1): the last pair that has it sums it.
+    counts = [builtins.sum(t.shape[d] != 1 for t in aligned) for d in range(len(order))]
+    result = aligned[0]
+    for operand in aligned[1:]:  # left to right, as PyTorch without a contraction path
+        sum_dims, own_a, own_b = [], [], []
+        for d in range(start, len(order)):
+            in_a, in_b = result.shape[d] != 1, operand.shape[d] != 1
+            if in_a and in_b:
+                counts[d] -= 1
+                if counts[d] == 1:
+                    sum_dims.append(d)
+                    counts[d] = 0
+            elif counts[d] == 1 and (in_a or in_b):  # only this side has it: summed on its own
+                (own_a if in_a else own_b).append(d)
+                counts[d] = 0
+        if own_a:
+            result = sum(result, tuple(own_a), keepdim=True)
+        if own_b:
+            operand = sum(operand, tuple(own_b), keepdim=True)
+        result = _sumproduct_pair(result, operand, sum_dims)
+    return view(result, tuple(sizes[label] for label in output)) if summed else result
+
+
+def _einsum_subscripts(equation: str, operands: tuple) -> tuple[list[str], str | None]:
+    """The subscripts of each operand (``...`` kept as it is) and of the output (None when the
+    equation has no ``->``), with PyTorch's checks and messages."""
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    terms, term, i = [], "", 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == ".":
+            if "..." in term:
+                raise RuntimeError(f"einsum(): found '.' for operand {len(terms)} for which an ellipsis was already found")
+            if lhs[i : i + 3] != "...":
+                raise RuntimeError(f"einsum(): found '.' for operand {len(terms)} that is not part of any ellipsis")
+            term, i = term + "...", i + 3
+            continue
+        if c == ",":
+            terms.append(term)
+            term = ""
+            if len(terms) >= len(operands):
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+        elif c != " ":
+            _einsum_letter(c, i)
+            term += c
+        i += 1
+    terms.append(term)
+    if len(terms) != len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    for n, (term, t) in enumerate(zip(terms, operands)):
+        count = len(term.replace("...", ""))
+        if "..." in term and count > t.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({count}) is more than the number of dimensions "
+                f"({t.ndim}) for operand {n}"
+            )
+        if "..." not in term and count != t.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({count}) does not match the number of dimensions "
+                f"({t.ndim}) for operand {n} and no ellipsis was given"
+            )
+    if arrow < 0:
+        return terms, None
+    output, i, rhs = "", arrow + 2, equation
+    seen = set("".join(terms))
+    while i < len(rhs):
+        c = rhs[i]
+        if c == ".":
+            if "..." in output:
+                raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was already found")
+            if rhs[i : i + 3] != "...":
+                raise RuntimeError("einsum(): found '.' for output that is not part of any ellipsis (...)")
+            output, i = output + "...", i + 3
+            continue
+        if c != " ":
+            _einsum_letter(c, i)
+            if c not in seen:
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input operand")
+            if c in output:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            output += c
+        i += 1
+    return terms, output
+
+
+def _einsum_letter(c: str, index: int) -> None:
+    if not ("a" <= c <= "z" or "A" <= c <= "Z"):
+        raise RuntimeError(
+            f"einsum(): invalid subscript given at index {index} in the equation string, subscripts must be in [a-zA-Z]"
+        )
+
+
+def _einsum_labels(term: str, ndim: int) -> list:
+    """One label per dim: the letters, and for ``...`` the ints counting its dims from the right
+    (so that ellipsis dims broadcast as in NumPy)."""
+    head, dots, tail = term.partition("...")
+    if not dots:
+        return list(term)
+    covered = ndim - len(head) - len(tail)
+    return [*head, *range(covered - 1, -1, -1), *tail]
+
+
+def _einsum_size(sizes: dict, label, size: int, operand: int, dim: int) -> None:
+    """Record a label's size: sizes of 1 broadcast, any other must agree (PyTorch's messages)."""
+    seen = sizes.get(label)
+    if seen is None or seen == 1:
+        sizes[label] = size
+    elif size not in (1, seen):
+        if isinstance(label, int):
+            raise RuntimeError(
+                f"einsum(): dimension {dim} covered by ellipsis in operand {operand}has size {size} which does not broadcast "
+                f"with previously seen ellipsis with size {seen} for the respective dimension"
+            )
+        raise RuntimeError(
+            f"einsum(): subscript {label} has size {size} for operand {operand} which does not broadcast with previously "
+            f"seen size {seen}"
+        )
+
+
+def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor:
+    """``(left * right).sum(sum_dims, keepdim=True)`` for two aligned tensors that both have the
+    ``sum_dims``, as PyTorch computes it: one bmm, whose batch is the dims both have, rows the
+    dims only the left has, columns those only the right has (the two swapped when that puts the
+    product's dims in order)."""
+    if not sum_dims:
+        return mul(left, right)
+    lro, lo, ro = [], [], []
+    for d in range(left.ndim):
+        if d not in sum_dims:
+            left_has, right_has = left.shape[d] != 1, right.shape[d] != 1
+            (lro if left_has and right_has else lo if left_has else ro).append(d)
+    if lo and ro and ro[-1] < lo[0]:
+        left, right, lo, ro = right, left, ro, lo
+    lro_size, lo_size, ro_size = (math.prod(left.shape[d] for d in lro), math.prod(left.shape[d] for d in lo),
+                                  math.prod(right.shape[d] for d in ro))
+    sum_size = math.prod(left.shape[d] for d in sum_dims)
+    layout = lro + lo + sum_dims + ro
+    out_size = [left.shape[d] for d in lro + lo] + [1] * len(sum_dims) + [right.shape[d] for d in ro]
+    left = reshape(permute_op(left, dims=tuple(layout)), (lro_size, lo_size, sum_size))
+    right = reshape(permute_op(right, dims=tuple(lro + sum_dims + ro + lo)), (lro_size, sum_size, ro_size))
+    return permute_op(view(bmm(left, right), tuple(out_size)), dims=_inverse_permutation(layout))
+
+
+# ----------------------------------------------------------------------------------------------
+# unique, bincount, searchsorted: integer results (or a float one PyTorch cannot differentiate).
+# ----------------------------------------------------------------------------------------------
+
+
+def _unique_arrays(xp, a, dim, consecutive: bool):
+    """The distinct values (or slices along ``dim``), sorted, or the runs of equal neighbours when
+    ``consecutive``; the index of each element's (or slice's) value in them; their counts. NaN are
+    each distinct, as in PyTorch."""
+    moved = a.reshape(-1, 1) if dim is None else xp.moveaxis(a, dim, 0).reshape(a.shape[dim], a.size // a.shape[dim] if a.size else 0)
+    n = moved.shape[0]
+    if consecutive:
+        starts = xp.ones(n, dtype=bool)
+        starts[1:] = (moved[1:] != moved[:-1]).any(axis=1)
+        inverse = xp.cumsum(starts) - 1
+        first = xp.flatnonzero(starts)
+        values = moved[first]
+        counts = xp.diff(xp.append(first, n))
+    else:
+        order = xp.lexsort(moved.T[::-1]) if moved.shape[1] else xp.arange(n)
+        ordered = moved[order]
+        starts = xp.ones(n, dtype=bool)
+        starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
+        group = xp.cumsum(starts) - 1
+        inverse = xp.empty(n, dtype=xp.int64)
+        inverse[order] = group
+        first = xp.flatnonzero(starts)
+        values = ordered[first]
+        counts = xp.diff(xp.append(first, n))
+    if dim is None:
+        values, inverse = values.reshape(-1), inverse.reshape(a.shape)
+    else:
+        values = xp.moveaxis(values.reshape((len(first),) + tuple(xp.moveaxis(a, dim, 0).shape[1:])), 0, dim)
+    return xp.ascontiguousarray(values), inverse.astype(xp.int64), counts.astype(xp.int64)
+
+
+def _unique_of(op: Op, input: Tensor, dim, consecutive: bool, return_inverse: bool, return_counts: bool):
+    if dim is not None:
+        if not input.ndim:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        dim = _wrap_dim(dim, input.ndim)
+        if input.numel() == 0 and input.shape[dim] != 0:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    output = op(input) if op is unique2_op else op(input, dim=dim)
+    if not (return_inverse or return_counts):
+        return output
+    with backend.on(input.device):
+        _, inverse, counts = _unique_arrays(backend.xp(input.device), input._data, dim, consecutive)
+    return (output, *([Tensor._make(inverse)] if return_inverse else []), *([Tensor._make(counts)] if return_counts else []))
+
+
+def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None):  # noqa: A002
+    """The distinct elements of ``input`` (flattened), or its distinct slices along ``dim``, in
+    ascending order (as PyTorch on the CPU gives them, ``sorted`` or not); with
+    ``return_inverse``, where each element (slice) went; with ``return_counts``, how often each
+    value occurs. Not differentiable (a float result's node raises in backward).
+
+    >>> import minigrad as torch
+    >>> torch.unique(torch.tensor([3, 1, 3, 2]), return_counts=True)
+    (tensor([1, 2, 3]), tensor([1, 1, 2]))
+    """
+    _check_tensors("unique", ("input", input))
+    return _unique_of(unique2_op if dim is None else unique_dim_op, input, dim, False, return_inverse, return_counts)
+
+
+def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None):
+    """``input`` with each run of equal neighbours (elements, or slices along ``dim``) kept once;
+    ``return_inverse`` and ``return_counts`` as in :func:`unique`.
+
+    >>> import minigrad as torch
+    >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 1]))
+    tensor([1, 2, 1])
+    """
+    _check_tensors("unique_consecutive", ("input", input))
+    return _unique_of(unique_consecutive_op, input, dim, True, return_inverse, return_counts)
+
+
+def _bincount(xp, indices, weights, minlength):
+    counts = xp.bincount(indices, weights=weights, minlength=minlength)
+    return counts.astype(weights.dtype if weights.dtype in (xp.float32, xp.float64) else xp.float64, copy=False)
+
+
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value ``0, 1, ..., max(input)`` occurs in the non-negative integers
+    ``input`` (1-D), at least ``minlength`` counts; with ``weights``, the sum of the weights of
+    each value's elements (float64, or float32 for float32 weights).
+
+    >>> import minigrad as torch
+    >>> torch.bincount(torch.tensor([0, 1, 1, 3]))
+    tensor([1, 2, 0, 1])
+    """
+    _check_tensors("bincount", ("input", input))
+    if not isinstance(minlength, int) or isinstance(minlength, builtins.bool):
+        raise TypeError(f"bincount(): argument 'minlength' must be int, not {type(minlength).__name__}")
+    if input.dtype.is_floating_point or input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"bincount_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if input.ndim != 1 or (input.numel() and int(input._data.min()) < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None:
+        if weights.ndim != 1 or weights.shape[0] != input.shape[0]:
+            raise RuntimeError("weights should be 1-d and have the same length as input")
+        _, (input, weights) = _one_device("bincount", input, weights)
+        return bincount_op(weights, indices=_kept(input, weights), minlength=minlength)
+    with backend.on(input.device):
+        return Tensor._make(backend.xp(input.device).bincount(input._data, minlength=minlength).astype("int64", copy=False))
+
+
+def _binary_search(xp, boundaries, values, right: bool):
+    """PyTorch's binary search, row by row (``boundaries`` and ``values`` 2-D, one row each per
+    search), comparison for comparison: so NaN land where PyTorch puts them."""
+    n = boundaries.shape[-1]
+    start = xp.zeros(values.shape, dtype=xp.int64)
+    end = xp.full(values.shape, n, dtype=xp.int64)
+    while True:
+        active = start < end
+        if not active.any():
+            return start
+        mid = (start + end) // 2
+        at_mid = xp.take_along_axis(boundaries, xp.minimum(mid, n - 1), axis=-1)
+        after = ~(values < at_mid) if right else ~(at_mid >= values)
+        start = xp.where(active & after, mid + 1, start)
+        end = xp.where(active & ~after, mid, end)
+
+
+def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side: str | None = None, sorter: Tensor | None = None) -> Tensor:
+    """Where each value of ``input`` would go in ``sorted_sequence`` (its last dim) to keep it
+    sorted: before equal elements, or after them with ``right=True`` or ``side='right'``. A 1-D
+    sequence serves every value; otherwise its leading dims match ``input``'s. With ``sorter``,
+    the sequence is ``sorted_sequence`` taken in that order.
+
+    >>> import minigrad as torch
+    >>> torch.searchsorted(torch.tensor([1, 3, 5, 7]), torch.tensor([3, 6]))
+    tensor([1, 3])
+    """
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"
+            )
+        right = side == "right"
+    return _search("torch.searchsorted()", sorted_sequence, input, out_int32, right, sorter)
+
+
+def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False) -> Tensor:
+    """The bucket of each value of ``input`` among the sorted 1-D ``boundaries``: the index ``i``
+    with ``boundaries[i-1] < x <= boundaries[i]``, or ``boundaries[i-1] <= x < boundaries[i]`` with
+    ``right=True`` (:func:`searchsorted` with the arguments the other way round).
+
+    >>> import minigrad as torch
+    >>> torch.bucketize(torch.tensor([1, 5, 9]), torch.tensor([1, 5, 9]))
+    tensor([0, 1, 2])
+    """
+    if isinstance(boundaries, Tensor) and boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return _search("torch.searchsorted()", boundaries, input, out_int32, right, None)
+
+
+def _search(name: str, boundaries: Tensor, values, out_int32: bool, right: bool, sorter: Tensor | None) -> Tensor:
+    _check_tensors("searchsorted", ("sorted_sequence", boundaries))
+    if not isinstance(values, Tensor):
+        if not isinstance(values, Number):
+            raise TypeError(f"searchsorted(): argument 'input' must be Tensor or Number, not {type(values).__name__}")
+        values = scalar_tensor(values, dtypes.result_type([boundaries.dtype], [], [values]), boundaries.device)
+    if boundaries.ndim == 0:
+        raise RuntimeError(f"{name}: boundaries tensor should have positive dimension, but got 0 dimension")
+    if boundaries.ndim > 1:
+        if values.ndim == 0:
+            raise RuntimeError(
+                f"{name}: input value can be a scalar only when boundaries tensor dimension is 1, but we got boundaries "
+                f"tensor dim({boundaries.ndim}) and input value's dim(0) numel(1)"
+            )
+        if boundaries.ndim != values.ndim or boundaries.shape[:-1] != values.shape[:-1]:
+            raise RuntimeError(
+                f"{name}: boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and "
+                f"input value tensor must match, but we got boundaries tensor {list(boundaries.shape)} and input value "
+                f"tensor {list(values.shape)}"
+            )
+    if sorter is not None:
+        if sorter.dtype is not dtypes.int64:
+            raise RuntimeError(f"{name}: sorter must be a tensor of long dtype but got dtype {sorter.dtype._legacy_name}")
+        if sorter.shape != boundaries.shape:
+            raise RuntimeError(
+                f"{name}: boundary and sorter must have the same size, but got boundary tensor {list(boundaries.shape)}"
+                f"and got sorter tensor {list(sorter.shape)}"
+            )
+    if dtypes.promote_types(boundaries.dtype, values.dtype) is dtypes.bool:
+        raise NotImplementedError(f"\"searchsorted_out_{boundaries.device.type}\" not implemented for 'Bool'")
+    device, tensors = _one_device("searchsorted", boundaries, values, *([sorter] if sorter is not None else []))
+    xp, seq, vals = backend.xp(device), tensors[0]._data, tensors[1]._data
+    with backend.on(device):
+        if sorter is not None:
+            seq = xp.take_along_axis(seq, tensors[2]._data, axis=-1)
+        rows = seq.reshape(-1, seq.shape[-1]) if seq.ndim > 1 else seq.reshape(1, -1)
+        flat = vals.reshape(rows.shape[0], vals.shape[-1]) if seq.ndim > 1 else vals.reshape(1, -1)
+        found = _binary_search(xp, rows, flat, right).reshape(vals.shape)
+        return Tensor._make(found.astype(xp.int32 if out_int32 else xp.int64, copy=False))
+
+
+# ----------------------------------------------------------------------------------------------
+# cdist, tril_indices, triu_indices
+# ----------------------------------------------------------------------------------------------
+
+_CDIST_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1, "donot_use_mm_for_euclid_dist": 2}
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    """The p-norm distance between each row of ``x1`` (``(..., P, M)``) and each row of ``x2``
+    (``(..., R, M)``): a ``(..., P, R)`` tensor, batch dims broadcast. As in PyTorch, the
+    Euclidean distance of more than 25 rows (or with ``compute_mode='use_mm_for_euclid_dist'``)
+    is computed through a matrix product (``EuclideanDistBackward0``, differentiable twice);
+    otherwise by the differences (``CdistBackward0``, whose gradient PyTorch cannot differentiate).
+
+    >>> import minigrad as torch
+    >>> torch.cdist(torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0], [1.0, 0.0]]))
+    tensor([[5., 1.]])
+    """
+    _check_tensors("cdist", ("x1", x1), ("x2", x2))
+    for t in (x1, x2):
+        if t.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, X{1 if t is x1 else 2} got: {t.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    for t in (x1, x2):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, X{1 if t is x1 else 2} got: {t.dtype._legacy_name}")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {x1.dtype._legacy_name} but found {x2.dtype._legacy_name}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if compute_mode not in _CDIST_MODES:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode, rows1, rows2 = _CDIST_MODES[compute_mode], x1.shape[-2], x2.shape[-2]
+    batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    if p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25))):
+        if x1.ndim == 2 and x2.ndim == 2:
+            return view(euclidean_dist_op(x1, x2), (rows1, rows2))
+        count, columns = math.prod(batch), x1.shape[-1]
+        a = view(expand(x1, batch + (rows1, columns)).contiguous(), (count, rows1, columns))
+        b = view(expand(x2, batch + (rows2, columns)).contiguous(), (count, rows2, columns))
+        return view(euclidean_dist_op(a, b), batch + (rows1, rows2))
+    return cdist_op(x1, x2, p=float(p))
+
+
+def _cdist(xp, x1, x2, p: float):
+    diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+    if p == 0:
+        return (diff != 0).sum(axis=-1).astype(x1.dtype)
+    if p == math.inf:
+        return diff.max(axis=-1) if diff.shape[-1] else xp.zeros(diff.shape[:-1], dtype=diff.dtype)
+    if p == 1:
+        return diff.sum(axis=-1)
+    if p == 2:
+        return xp.sqrt((diff * diff).sum(axis=-1))
+    return (diff**p).sum(axis=-1) ** (1 / p)
+
+
+def _cdist_grad(xp, grad, x1, x2, dist, p: float):
+    """PyTorch's ``_cdist_backward``: the gradient for ``x1`` (0 where a distance is 0, for p > 1)."""
+    diff = x1[..., :, None, :] - x2[..., None, :, :]
+    dist, grad = dist[..., None], grad[..., None]
+    if p == 0:
+        each = xp.zeros_like(diff)
+    elif p == 1:
+        each = grad * xp.sign(diff)
+    elif p == math.inf:
+        each = grad * xp.sign(diff) * (xp.abs(diff) == dist)
+    elif p < 2:
+        each = xp.sign(diff) * xp.abs(diff) ** (p - 1) * grad / dist ** (p - 1)
+        each = xp.where((dist == 0) | ((diff == 0) & (p < 1)), 0, each)
+    elif p == 2:
+        each = xp.where(dist == 0, 0, grad * diff / dist)
+    else:
+        each = xp.where(dist == 0, 0, diff * xp.abs(diff) ** (p - 2) * grad / dist ** (p - 1))
+    return each.sum(axis=-2).astype(x1.dtype, copy=False)
+
+
+def _euclidean_dist(xp, x1, x2):
+    """PyTorch's ``_euclidean_dist``: ``sqrt(|a|² - 2 a·b + |b|²)`` through one matrix product."""
+    norm1, norm2 = (x1 * x1).sum(axis=-1, keepdims=True), (x2 * x2).sum(axis=-1, keepdims=True)
+    left = xp.concatenate([x1 * -2, norm1, xp.ones_like(norm1)], axis=-1)
+    right = xp.concatenate([x2, xp.ones_like(norm2), norm2], axis=-1)
+    return xp.sqrt(xp.maximum(xp.matmul(left, xp.swapaxes(right, -1, -2)), 0))
+
+
+def _euclidean_grad(grad: Tensor, result: Tensor, x1: Tensor, x2: Tensor, first: bool) -> Tensor:
+    """PyTorch's ``_euclidean_dist_backward``, for ``x1`` or (not ``first``) ``x2``: ``grad / result``
+    is taken as 0 where the distance is 0 (a subgradient)."""
+    ratio = masked_fill(grad / result, result == 0, 0)
+    if first:
+        return x1 * ratio.sum(-1, keepdim=True) - ratio.matmul(x2)
+    return x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT.matmul(x1)
+
+
+def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The indices (a ``2 x N`` tensor: rows, then columns) of the lower triangle of a
+    ``row x col`` matrix, on and below the diagonal ``offset``, in row-major order.
+
+    >>> import minigrad as torch
+    >>> torch.tril_indices(3, 3)
+    tensor([[0, 1, 1, 2, 2, 2],
+            [0, 0, 1, 0, 1, 2]])
+    """
+    return _triangle_indices("tril", row, col, offset, dtype, device)
+
+
+def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+    """The indices (a ``2 x N`` tensor) of the upper triangle of a ``row x col`` matrix, on and
+    above the diagonal ``offset``, in row-major order.
+
+    >>> import minigrad as torch
+    >>> torch.triu_indices(2, 3, 1)
+    tensor([[0, 0, 1],
+            [1, 2, 2]])
+    """
+    return _triangle_indices("triu", row, col, offset, dtype, device)
+
+
+def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, device) -> Tensor:
+    for position, (argument, value) in enumerate((("row", row), ("col", col), ("offset", offset)), 1):
+        if not isinstance(value, int) or isinstance(value, builtins.bool):
+            raise TypeError(
+                f"{name}_indices(): argument '{argument}' (position {position}) must be int, not {type(value).__name__}"
+            )
+    for argument, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise RuntimeError(f"{argument} must be non-negative, got{value}")
+    dtype = dtypes.int64 if dtype is None else dtype
+    if dtype not in (dtypes.int64, dtypes.int32):
+        raise NotImplementedError(f'"{name}_indices" not implemented for \'{dtype._legacy_name}\'')
+    device = backend.device(device) if device is not None else backend.get_default_device()
+    xp = backend.xp(device)
+    with backend.on(device):
+        rows, cols = xp.indices((row, col)).reshape(2, -1)
+        keep = cols - rows <= offset if name == "tril" else cols - rows >= offset
+        return Tensor._make(xp.stack([rows[keep], cols[keep]]).astype(backend.array_dtype(dtype)))
 
 
 # What ``import minigrad`` exposes: the public functions defined here (not ops or helpers).

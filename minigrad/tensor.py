@@ -1320,6 +1320,9 @@ _METHODS = {
     "addbmm",
     "cross",
     "matrix_power",
+    "unique",
+    "unique_consecutive",
+    "bincount",
 }
 
 
