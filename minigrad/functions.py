@@ -40,6 +40,16 @@ sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: backend.add_scaled
 # The number is cast first, so an int out of range wraps as in PyTorch (3 - uint8 tensor).
 rsub_op = Op("RsubBackward1", lambda xp, self, *, other: xp.asarray(other).astype(self.dtype) - self,
              self=lambda grad: -grad)
+# A tensor and a number inside PyTorch's C++ (derivative formulas, composite ops): from Python
+# ``x * 2`` is MulBackward0; ``mul(Tensor, Scalar)`` in C++ is MulBackward1 (and so on).
+add_scalar_op = Op("AddBackward1", lambda xp, self, *, other: self + xp.asarray(other, dtype=self.dtype),
+                   self=lambda grad: grad)
+sub_scalar_op = Op("SubBackward1", lambda xp, self, *, other: self - xp.asarray(other, dtype=self.dtype),
+                   self=lambda grad: grad)
+mul_scalar_op = Op("MulBackward1", lambda xp, self, *, other: self * xp.asarray(other, dtype=self.dtype),
+                   self=lambda grad, other: mul_scalar_op(grad, other=other))
+div_scalar_op = Op("DivBackward1", lambda xp, self, *, other: self / xp.asarray(other, dtype=self.dtype),
+                   self=lambda grad, other: div_scalar_op(grad, other=other))
 mul_op = Op("MulBackward0", lambda xp, self, other: self * other,
             self=lambda grad, other: grad * other,
             other=lambda grad, self: grad * self)
@@ -49,7 +59,7 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
 pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
-            self=lambda grad, self, exponent: grad * (exponent * self ** (exponent - 1)) if exponent != 0 or exponent is False else zeros_like_tensor(grad))  # PyTorch: False is not 0 here
+            self=lambda grad, self, exponent: grad * mul_scalar_op(self ** (exponent - 1), other=exponent) if exponent != 0 or exponent is False else zeros_like_tensor(grad))  # PyTorch: False is not 0 here
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
                    self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** (exponent - 1))),
                    exponent=lambda grad, self, exponent, result: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log()))
@@ -58,7 +68,7 @@ rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, xp.asarray
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
-            self=lambda grad, self: grad * self.sign())
+            self=lambda grad, self: grad * self.sgn())
 sign_op = Op("SignBackward0", lambda xp, self: xp.nan_to_num(xp.sign(self)),  # sign(nan) is 0, as in PyTorch
              self=lambda grad: zeros_like_tensor(grad))
 # Rounding is piecewise constant: recorded, with a zero gradient, as in PyTorch.
@@ -102,7 +112,7 @@ log1p_op = Op("Log1PBackward0", lambda xp, self: xp.log1p(self),
 expm1_op = Op("Expm1Backward0", lambda xp, self: xp.expm1(self),
               self=lambda grad, result: grad * (result + 1))
 sqrt_op = Op("SqrtBackward0", lambda xp, self: xp.sqrt(self),
-             self=lambda grad, result: grad / (2 * result))
+             self=lambda grad, result: grad / mul_scalar_op(result, other=2))
 rsqrt_op = Op("RsqrtBackward0", lambda xp, self: 1 / xp.sqrt(self),
               self=lambda grad, result: -0.5 * grad * result**3)
 sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
@@ -112,9 +122,17 @@ cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
 erf_op = Op("ErfBackward0", lambda xp, self: backend.erf(self),
             self=lambda grad, self: 2 / math.sqrt(math.pi) * (-self.pow(2)).exp() * grad)
 tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
-             self=lambda grad, result: grad * (1 - result * result))
+             self=lambda grad, result: tanh_backward_op(grad, result))
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
-                self=lambda grad, result: grad * result * (1 - result))
+                self=lambda grad, result: sigmoid_backward_op(grad, result))
+# Their backward as ops of their own, as in PyTorch (one node instead of three, and PyTorch's
+# nodes when the backward pass is itself recorded).
+tanh_backward_op = Op("TanhBackwardBackward0", lambda xp, grad_output, output: grad_output * (1 - output * output),
+                      grad_output=lambda grad, output: tanh_backward_op(grad, output),
+                      output=lambda grad, grad_output, output: grad * (mul_scalar_op(output, other=-2) * grad_output))
+sigmoid_backward_op = Op("SigmoidBackwardBackward0", lambda xp, grad_output, output: grad_output * (1 - output) * output,
+                         grad_output=lambda grad, output: sigmoid_backward_op(grad, output),
+                         output=lambda grad, grad_output, output: grad * grad_output * add_scalar_op(mul_scalar_op(output, other=-2), other=1))
 # NumPy's maximum/minimum give their second operand on ties, PyTorch keeps the first (so relu
 # and clamp keep -0.0): the operands are written the other way round.
 relu_op = Op("ReluBackward0", lambda xp, self: xp.maximum(0, self).astype(self.dtype, copy=False),
@@ -258,14 +276,14 @@ sum_op = Op("SumBackward0", lambda xp, self: _sum(xp, self, None, False),
 sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self, dim, keepdim),
                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
 mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(_mean(self, None, False), dtype=self.dtype),
-             self=lambda grad, self_shape: grad.expand(self_shape) / math.prod(self_shape))
+             self=lambda grad, self_shape: div_scalar_op(grad.expand(self_shape), other=math.prod(self_shape)))
 mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: _mean(self, dim, keepdim),
-                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim) / _count(self_shape, dim))
+                 self=lambda grad, self_shape, dim, keepdim: div_scalar_op(_unreduce(grad, self_shape, dim, keepdim), other=_count(self_shape, dim)))
 # PyTorch's variance and standard deviation divide by N - correction (N - 1 by default).
 var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim),
             self=lambda grad, self, dim, correction, keepdim: _var_backward(grad, self, dim, correction, keepdim))
 std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: xp.sqrt(_var(xp, self, dim, correction, keepdim)),
-            self=lambda grad, self, result, dim, correction, keepdim: _var_backward(where(result == 0, 0.0, grad / (2 * result)), self, dim, correction, keepdim))
+            self=lambda grad, self, result, dim, correction, keepdim: _var_backward((grad / mul_scalar_op(result, other=2)).masked_fill_(result == 0, 0), self, dim, correction, keepdim))
 prod_op = Op("ProdBackward0", lambda xp, self: _prod(xp, self, None, False),
              self=lambda grad, self: _prod_backward(grad, self, None))
 prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, self, dim, keepdim),
@@ -391,11 +409,11 @@ transpose_op = Op("TransposeBackward0", lambda xp, self, *, dim0, dim1: xp.swapa
 permute_op = Op("PermuteBackward0", lambda xp, self, *, dims: xp.transpose(self, dims),
                 view=True, self=lambda grad, dims: grad.permute(_inverse_permutation(dims)))
 squeeze_op = Op("SqueezeBackward0", lambda xp, self: self.reshape([s for s in self.shape if s != 1]),
-                view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+                view=True, self=lambda grad, self_shape: _unsqueeze_to(grad, self_shape, range(len(self_shape))))
 squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.ndim and self.shape[dim] == 1 else self[...],
-                    view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+                    view=True, self=lambda grad, self_shape, dim: _unsqueeze_to(grad, self_shape, (dim,)))
 squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(self, tuple(d for d in dims if self.shape[d] == 1)),
-                     view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
+                     view=True, self=lambda grad, self_shape, dims: _unsqueeze_to(grad, self_shape, dims))
 unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
@@ -556,6 +574,15 @@ nll_loss_op = Op("NllLossBackward0", lambda xp, self, *, target, weight, reducti
 # ----------------------------------------------------------------------------------------------
 # Array helpers for the forwards above (arrays in, arrays out).
 # ----------------------------------------------------------------------------------------------
+
+def _unsqueeze_to(grad: Tensor, shape: tuple, dims) -> Tensor:
+    """The gradient of a squeeze: ``grad`` unsqueezed again at each of ``dims`` that had size 1
+    (PyTorch's ``unsqueeze_to``: one UnsqueezeBackward0 per dim when recorded)."""
+    for d in sorted(dims):
+        if d < len(shape) and shape[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
 
 def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
@@ -1128,10 +1155,15 @@ def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
 
 def _unreduce(grad: Tensor, shape, dim, keepdim) -> Tensor:
     """Undo a reduction over ``dim``: put back the reduced axes and expand to ``shape``."""
+    return _unsqueeze_reduced(grad, len(shape), dim, keepdim).expand(shape)
+
+
+def _unsqueeze_reduced(grad: Tensor, ndim: int, dim, keepdim) -> Tensor:
+    """``grad`` with the axes a reduction over ``dim`` removed put back, of size 1."""
     if not keepdim:
-        for d in sorted(_dims(dim, len(shape))):
+        for d in sorted(_dims(dim, ndim)):
             grad = grad.unsqueeze(d)
-    return grad.expand(shape)
+    return grad
 
 
 def _count(shape, dim) -> int:
@@ -1185,8 +1217,13 @@ def _evenly_along(grad, self, result, dim, keepdim):
 
 
 def _var_backward(grad, self, dim, correction, keepdim):
+    """PyTorch's ``2 / (N - correction) * grad * (self - mean)``; broadcasting spreads ``grad``
+    (PyTorch unsqueezes it only for a ``dim`` given and inputs of more than one dim)."""
     freedom = _count(self.shape, dim) - correction
-    return (2.0 / freedom if freedom > 0 else math.inf) * _unreduce(grad, self.shape, dim, keepdim) * (self - self.mean(dim, keepdim=True))
+    if dim is None:
+        return mul_scalar_op(grad, other=2.0 / freedom if freedom > 0 else math.inf) * (self - self.mean())
+    grad = _unsqueeze_reduced(grad, self.ndim, dim, keepdim or self.ndim <= 1)
+    return mul_scalar_op(grad, other=2.0 / freedom if freedom > 0 else math.inf) * (self - self.mean(dim, keepdim=True))
 
 
 def _prod_backward(grad, self, dim):
@@ -2180,6 +2217,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
             UserWarning,
             stacklevel=3,
         )
+    dims = None if dim is None else dims  # kept as given: the gradient's graph depends on it, as in PyTorch
     if isinstance(op, Op):
         return op(input, dim=dims, correction=correction, keepdim=keepdim)
     forward = lambda xp, a, **params: _spread_and_mean(xp, a, std=op is StdMeanBackward0, **params)  # noqa: E731

@@ -1,0 +1,74 @@
+"""The graph a recorded backward pass builds (``create_graph=True``) has PyTorch's nodes: where
+PyTorch's derivative formulas call an op of their own (``sigmoid_backward``, ``tanh_backward``),
+multiply or divide by a number in C++ (``MulBackward1``, ``DivBackward1``), or unsqueeze a
+squeezed gradient back (``unsqueeze_to``), minigrad records the same. Values and the next
+derivative are compared too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from oracle import Oracle  # noqa: E402
+
+same = Oracle(
+    lambda t: (str(t.dtype).split(".")[-1], tuple(t.shape), np.round(t.detach().cpu().numpy(), 10).tolist())
+).same
+
+pytestmark = pytest.mark.usefixtures("on_device")
+
+CASES = {
+    "squeeze all": lambda x: x.reshape(2, 1, 3, 1).squeeze(),
+    "squeeze dim": lambda x: x.reshape(2, 1, 3, 1).squeeze(1),
+    "squeeze dim of size 3": lambda x: x.reshape(2, 1, 3, 1).squeeze(2),
+    "squeeze dims": lambda x: x.reshape(2, 1, 3, 1).squeeze((1, 3)),
+    "mean": lambda x: x.mean(),
+    "mean dim": lambda x: x.mean(0),
+    "mean keepdim": lambda x: x.mean(1, keepdim=True),
+    "abs": lambda x: x.abs(),
+    "sigmoid": lambda x: x.sigmoid(),
+    "tanh": lambda x: x.tanh(),
+    "sqrt": lambda x: x.sqrt(),
+    "pow 3": lambda x: x.pow(3),
+    "pow 0.5": lambda x: x**0.5,
+    "var": lambda x: x.var(),
+    "var dim": lambda x: x.var(0),
+    "var keepdim": lambda x: x.var(1, keepdim=True),
+    "var of a vector": lambda x: x.reshape(6).var(0),
+    "std": lambda x: x.std(),
+    "std dim": lambda x: x.std(1),
+}
+
+
+def _nodes(t) -> Counter:
+    """Every node of the graph behind ``t`` (each once), by name."""
+    names, stack, seen = Counter(), [t.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names[node.name().replace("torch::autograd::", "")] += 1
+        stack.extend(n for n, _ in node.next_functions)
+    return names
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_recorded_backward_records_torchs_nodes(name):
+    def run(lib):
+        x = lib.tensor([[0.3, -0.6, 0.9], [0.2, 0.7, 0.4]], dtype=lib.float64, requires_grad=True)
+        if name in ("sqrt", "pow 0.5"):
+            x = lib.tensor([[0.3, 0.6, 0.9], [0.2, 0.7, 0.4]], dtype=lib.float64, requires_grad=True)
+        y = CASES[name](x)
+        upstream = lib.linspace(0.5, 1.5, y.numel(), dtype=lib.float64).reshape(y.shape).requires_grad_()
+        (g,) = lib.autograd.grad(y, x, upstream, create_graph=True)
+        second = lib.autograd.grad((g * g).sum(), (x, upstream), materialize_grads=True)
+        second = [s + lib.zeros_like(s) for s in second]  # (PyTorch's "ZeroTensor" cannot be read)
+        return g, sorted(_nodes(g).items()), second
+
+    same(run)
