@@ -3950,7 +3950,25 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple[Tensor,
     return _views_of_one_node(SplitWithSizesBackward0, slice_op, tensor, _pieces(dim, sizes), params)
 
 
-def _split_evenly(tensor: Tensor, split_size: int, dim: int) -> tuple[Tensor, ...]:
+def unsafe_split(tensor: Tensor, split_size: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """:func:`split` into pieces of ``split_size``, sharing one ``UnsafeSplitBackward0`` node,
+    whose pieces may be changed in place (what PyTorch's C++ uses, e.g. for an LSTM's gates).
+
+    >>> import minigrad as torch
+    >>> torch.arange(4.0, requires_grad=True).unsafe_split(2)[0].grad_fn.name()
+    'UnsafeSplitBackward0'
+    """
+    if not tensor.ndim:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    return _split_evenly(tensor, split_size, dim, UnsafeSplitBackward0)
+
+
+def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """:func:`chunk` through :func:`unsafe_split` (one ``UnsafeSplitBackward0``)."""
+    return _chunk(input, chunks, dim, UnsafeSplitBackward0)
+
+
+def _split_evenly(tensor: Tensor, split_size: int, dim: int, node=None) -> tuple[Tensor, ...]:
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
     dim = _wrap_dim(dim, tensor.ndim)
@@ -3960,7 +3978,7 @@ def _split_evenly(tensor: Tensor, split_size: int, dim: int) -> tuple[Tensor, ..
     count = builtins.max(-(-size // split_size), 1) if split_size else 1  # one piece, also when split_size > size
     sizes = [split_size] * (count - 1) + [size - split_size * (count - 1)]
     params = {"dim": dim, "self_sym_sizes": tuple(tensor.shape), "split_size": split_size}
-    return _views_of_one_node(SplitBackward0, slice_op, tensor, _pieces(dim, sizes), params)
+    return _views_of_one_node(node or SplitBackward0, slice_op, tensor, _pieces(dim, sizes), params)
 
 
 def _pieces(dim: int, sizes) -> list[tuple]:
@@ -3972,6 +3990,10 @@ def _pieces(dim: int, sizes) -> list[tuple]:
 def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """``input`` cut along ``dim`` into at most ``chunks`` views of equal size (the last may be
     smaller): ``split`` with ``ceil(size / chunks)``."""
+    return _chunk(input, chunks, dim, SplitBackward0)
+
+
+def _chunk(input: Tensor, chunks: int, dim: int, node) -> tuple[Tensor, ...]:
     if not input.ndim:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
@@ -3979,7 +4001,7 @@ def chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     size = input.shape[_wrap_dim(dim, input.ndim)]
     if size == 0:  # split would make one empty piece; PyTorch makes `chunks` of them
         return split(input, [0] * chunks, dim)
-    return _split_evenly(input, -(-size // chunks), dim)
+    return _split_evenly(input, -(-size // chunks), dim, node)
 
 
 def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, params: dict) -> tuple[Tensor, ...]:
@@ -3989,7 +4011,7 @@ def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, param
     views = tuple(view_op(input, key=key) for key in keys)  # storage, version counter and base, as any view
     node = node_class(input, params, [v._data.shape for v in views]) if views and views[0]._grad_fn else None
     for i, view in enumerate(views):
-        view._multi_view = True
+        view._multi_view = node_class is not UnsafeSplitBackward0  # the unsafe pieces may change in place
         if node is not None:
             view._grad_fn, view._output_nr = node, i
     return views
@@ -4619,6 +4641,10 @@ class SplitBackward0(_JoinViews):
 
 class SplitWithSizesBackward0(_JoinViews):
     _name = "SplitWithSizesBackward0"
+
+
+class UnsafeSplitBackward0(_JoinViews):
+    _name = "UnsafeSplitBackward0"
 
 
 class _TwoResults(Node):

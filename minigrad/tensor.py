@@ -1141,6 +1141,8 @@ _METHODS = {
     "all",
     "any",
     "chunk",
+    "unsafe_chunk",
+    "unsafe_split",
     "split",
     "unbind",
     "add",

@@ -614,3 +614,18 @@ def test_tril_and_triu_indices_errors_match_torch(name):
     same_error(lambda lib: getattr(lib, name)(3, -2), "col must be non-negative, got-2")
     same_error(lambda lib: getattr(lib, name)(3, 3, dtype=lib.float32), f"\"{name}\" not implemented for 'Float'")
     same_error(lambda lib: getattr(lib, name)(3.0, 3), f"{name}(): argument 'row' (position 1) must be int, not float")
+
+
+@pytest.mark.parametrize("how", ["unsafe_split", "unsafe_chunk"])
+def test_unsafe_split_and_chunk_share_one_node_and_may_change_in_place(how):
+    def run(lib):
+        x = lib.arange(10.0, dtype=lib.float64).reshape(2, 5).requires_grad_()
+        pieces = getattr(x * 1, how)(2, 1)
+        node = pieces[0].grad_fn
+        shared = all(p.grad_fn is node for p in pieces)
+        saved = node.name(), node._saved_split_size, node._saved_dim, shared, [p.shape for p in pieces]
+        pieces[0].mul_(3)  # chunk's views refuse this; the unsafe ones take it
+        (grad,) = lib.autograd.grad((pieces[0].sum() + (pieces[-1] ** 2).sum()), x)
+        return saved, grad
+
+    same(run)
