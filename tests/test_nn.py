@@ -512,6 +512,25 @@ def test_linear_forward_backward_and_graph_match_torch(rng, shape, bias):
         close(p.grad, q.grad, what=name)
 
 
+@pytest.mark.parametrize("shape", [(4, 2, 3), (2, 4, 2, 3)])
+def test_linear_of_a_transposed_batch_is_matmul_and_in_place_bias_as_in_torch(rng, shape):
+    # PyTorch's at::linear folds only a contiguous input into addmm; a transposed batch goes
+    # through matmul and then adds the bias in place (AddBackward0 over UnsafeViewBackward0).
+    ours, theirs = nn.Linear(3, 2, dtype=minigrad.float64), tnn.Linear(3, 2, dtype=torch.float64)
+    copy_params(ours, theirs)
+    mx, tx = pair(rng.standard_normal(shape), requires_grad=True)
+    my, ty = ours(mx.transpose(0, 1)), theirs(tx.transpose(0, 1))
+    close(my, ty)
+    assert graph(my.grad_fn, 4) == graph(ty.grad_fn, 4)
+    assert my.grad_fn.name() == "AddBackward0"
+    up = rng.standard_normal(ty.shape)
+    my.backward(minigrad.tensor(up))
+    ty.backward(torch.tensor(up))
+    close(mx.grad, tx.grad)
+    for (name, p), q in zip(ours.named_parameters(), theirs.parameters()):
+        close(p.grad, q.grad, what=name)
+
+
 def test_linear_batch_graph_is_addmm_of_bias_input_and_transposed_weight():
     layer = nn.Linear(3, 2)
     y = layer(minigrad.rand(4, 3))

@@ -82,7 +82,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: the affine map of ``nn.Linear``.
 
     A 2-D input with a bias is one ``addmm`` (``AddmmBackward0``, whose inputs are the bias, the
-    input and ``weight.t()``), as in PyTorch; other shapes are flattened to 2-D and viewed back.
+    input and ``weight.t()``), as in PyTorch; other contiguous shapes are flattened to 2-D and
+    viewed back. A non-contiguous input of more than 2 dims (a transposed batch) is, as in
+    PyTorch's ``at::linear``, a ``matmul`` and an in-place add of the bias.
     """
     if bias is None:
         return input.matmul(weight.t())
@@ -90,6 +92,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return _F.addmm(bias, input, weight.t())
     if input.ndim == 0:
         raise RuntimeError("both arguments to linear need to be at least 1D, but they are 0D and 2D")
+    if input.ndim > 2 and not input.is_contiguous():
+        return input.matmul(weight.t()).add_(bias)
     flat = input.reshape(-1, input.shape[-1])
     return _F.addmm(bias, flat, weight.t()).view(*input.shape[:-1], weight.shape[0])
 
