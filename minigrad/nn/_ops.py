@@ -631,14 +631,167 @@ huber_backward_op = Op(
 
 
 # pairwise_distance is ``norm(x1 - x2 + eps, p, dim)`` in PyTorch's C++: the addition of a number
-# there is AddBackward1 (from Python it is AddBackward0), and that norm NormBackward1 (torch.norm
+# there is AddBackward1 (``functions.add_scalar_op``), and that norm NormBackward1 (torch.norm
 # with a dim), whose rule is the vector norm's.
-add_scalar_op = Op(
-    "AddBackward1",
-    lambda xp, self, *, other: self + xp.asarray(other, dtype=self.dtype),
-    self=lambda grad: grad,
-)
 norm_dim_op = Op("NormBackward1", norm_op.forward, **norm_op.rules)
+
+
+# soft_margin_loss: log(1 + exp(-target * x)), computed as PyTorch's kernel does (so it overflows
+# to inf where PyTorch's does). The target is a parameter: PyTorch cannot differentiate it. The
+# backward is an op of its own, as in PyTorch, whose rules give the second derivatives.
+def _soft_margin_slope(xp, grad_output, x, target, reduction):
+    z = xp.exp(-target * x)
+    return (target * z * -_norm_factor(x, reduction) / (1 + z) * grad_output).astype(x.dtype, copy=False)
+
+
+def _soft_margin_second(grad: Tensor, x: Tensor, target, reduction) -> Tensor:
+    """The second derivative ``target**2 z / (1 + z)**2`` with ``z = exp(-target x)``, per element."""
+    target = Tensor._make(target)
+    z = (x * -target).exp()
+    return target * target * z / ((z + 1) * (z + 1)) * grad * _norm_factor(x, reduction)
+
+
+def _soft_margin(xp, x, target, reduction):
+    losses = xp.log1p(xp.exp(-x * target)).astype(x.dtype, copy=False)
+    if reduction == "mean" and not losses.size:  # NaN, without NumPy's warning about an empty mean
+        return xp.asarray(xp.nan, dtype=x.dtype)
+    return _reduce(xp, losses, reduction)
+
+
+soft_margin_loss_op = Op(
+    "SoftMarginLossBackward0",
+    lambda xp, self, *, target, reduction: _soft_margin(xp, self, target, reduction),
+    self=lambda grad, self, target, reduction: soft_margin_backward_op(grad, self, target=target, reduction=reduction),
+)
+soft_margin_backward_op = Op(
+    "SoftMarginLossBackwardBackward0",
+    lambda xp, grad_output, self, *, target, reduction: _soft_margin_slope(xp, grad_output, self, target, reduction),
+    grad_output=lambda grad, self, target, reduction: soft_margin_backward_op(
+        grad, self, target=target, reduction=reduction
+    ),
+    self=lambda grad, grad_output, self, target, reduction: _soft_margin_second(
+        grad * grad_output, self, target, reduction
+    ),
+)
+
+
+# multi_margin_loss: per sample, the mean over the classes i other than the target y of
+# max(0, margin - x[y] + x[i]) ** p (times weight[y]). PyTorch's backward is a kernel that cannot
+# be differentiated again; so is this one (a NotImplemented node).
+def _rows(xp, x, target):
+    """``x`` as (N, C) rows (a 0-d input is one row of one class) and the target as (N,)."""
+    return x.reshape(-1, x.shape[-1] if x.ndim else 1), target.reshape(-1)
+
+
+def _margins(xp, x, target, p, margin, weight):
+    """The (N, C) terms of each sample's sum (0 at the target), their margins ``z``, the targets."""
+    rows, target = _rows(xp, x, target)
+    z = (margin - xp.take_along_axis(rows, target[:, None], 1)) + rows  # in the kernel's order
+    terms = xp.where(z > 0, z if p == 1 else z * z, 0)
+    if weight is not None:
+        terms = terms * weight[target][:, None]
+    return xp.where(xp.arange(rows.shape[1]) == target[:, None], 0, terms), z, target
+
+
+def _multi_margin(xp, x, target, p, margin, weight, reduction):
+    terms, _, _ = _margins(xp, x, target, p, margin, weight)
+    losses = terms.sum(1) / terms.shape[1]
+    if reduction == "none":
+        return losses.astype(x.dtype, copy=False).reshape(-1 if target.ndim else ())
+    total = losses.sum() / losses.shape[0] if reduction == "mean" else losses.sum()
+    return xp.asarray(total, dtype=x.dtype)
+
+
+def _per_sample(xp, grad, grad_output, reduction):
+    """The (N, C) gradient times the incoming gradient: one number, or one per sample."""
+    if reduction != "none" or grad_output.ndim == 0:
+        return grad * grad_output
+    return grad * grad_output.reshape(-1, 1)
+
+
+def _multi_margin_grad(xp, grad_output, x, target, p, margin, weight, reduction):
+    _, z, target = _margins(xp, x, target, p, margin, None)
+    n, c = z.shape
+    g = 1 / (n * c) if reduction == "mean" and n else 1 / c  # (no samples: an empty gradient)
+    h = xp.where(z > 0, g if p == 1 else 2 * g * z, 0)
+    if weight is not None:
+        h = h * weight[target][:, None]
+    at_target = xp.arange(c) == target[:, None]
+    h = xp.where(at_target, 0, h)
+    h = xp.where(at_target, -h.sum(1, keepdims=True), h)  # the target's score moves against the others
+    return _per_sample(xp, h, grad_output, reduction).astype(x.dtype, copy=False).reshape(x.shape)
+
+
+multi_margin_loss_op = Op(
+    "MultiMarginLossBackward0",
+    lambda xp, self, *, target, p, margin, weight, reduction: _multi_margin(
+        xp, self, target, p, margin, weight, reduction
+    ),
+    self=lambda grad, self, target, p, margin, weight, reduction: multi_margin_backward_op(
+        grad, self, target=target, p=p, margin=margin, weight=weight, reduction=reduction
+    ),
+)
+multi_margin_backward_op = Op(
+    "NotImplemented",
+    lambda xp, grad_output, self, *, target, p, margin, weight, reduction: _multi_margin_grad(
+        xp, grad_output, self, target, p, margin, weight, reduction
+    ),
+    grad_output=lambda grad: _no_derivative("multi_margin_loss_backward"),
+    self=lambda grad: _no_derivative("multi_margin_loss_backward"),
+)
+
+
+# multilabel_margin_loss: each sample's target lists its classes, up to the first -1; the loss is
+# the sum over those classes j and the other classes i of max(0, 1 - x[j] + x[i]), divided by C.
+def _label_margins(xp, x, target):
+    """The (N, J, C) mask of the terms that count (label j listed, class i not a label, margin
+    positive), their margins, and the (N, J) labels and which of them are listed."""
+    rows, labels = (
+        x.reshape(-1, x.shape[-1] if x.ndim else 1),
+        target.reshape(-1, target.shape[-1] if target.ndim else 1),
+    )
+    listed = xp.cumprod(labels >= 0, axis=1).astype(bool)  # the labels before the first -1
+    labels = xp.where(listed, labels, 0)
+    is_label = ((labels[:, :, None] == xp.arange(rows.shape[1])) & listed[:, :, None]).any(1)
+    z = (1 - xp.take_along_axis(rows, labels, 1))[:, :, None] + rows[:, None, :]
+    counts = listed[:, :, None] & ~is_label[:, None, :] & (z > 0)
+    return counts, z, labels, listed
+
+
+def _multilabel_margin(xp, x, target, reduction):
+    counts, z, _, _ = _label_margins(xp, x, target)
+    losses = xp.where(counts, z, 0).sum((1, 2)) / counts.shape[2]
+    if reduction == "none":
+        return losses.astype(x.dtype, copy=False).reshape(-1 if target.ndim > 1 else ())
+    total = losses.sum() / losses.shape[0] if reduction == "mean" else losses.sum()
+    return xp.asarray(total, dtype=x.dtype)
+
+
+def _multilabel_margin_grad(xp, grad_output, x, target, reduction):
+    counts, _, labels, listed = _label_margins(xp, x, target)
+    n, _, c = counts.shape
+    g = 1 / (n * c) if reduction == "mean" and n else 1 / c  # (no samples: an empty gradient)
+    # +g for class i per label it is within the margin of; -g for label j per such class i
+    against = ((labels[:, :, None] == xp.arange(c)) & listed[:, :, None]) * counts.sum(2, keepdims=True)
+    grad = g * (counts.sum(1) - against.sum(1))
+    return _per_sample(xp, grad, grad_output, reduction).astype(x.dtype, copy=False).reshape(x.shape)
+
+
+multilabel_margin_loss_op = Op(
+    "MultilabelMarginLossBackward0",
+    lambda xp, self, *, target, reduction: _multilabel_margin(xp, self, target, reduction),
+    self=lambda grad, self, target, reduction: multilabel_margin_backward_op(
+        grad, self, target=target, reduction=reduction
+    ),
+)
+multilabel_margin_backward_op = Op(
+    "NotImplemented",
+    lambda xp, grad_output, self, *, target, reduction: _multilabel_margin_grad(
+        xp, grad_output, self, target, reduction
+    ),
+    grad_output=lambda grad: _no_derivative("multilabel_margin_loss_backward"),
+    self=lambda grad: _no_derivative("multilabel_margin_loss_backward"),
+)
 
 
 # ---------------------------------------------------------------------------------------------- normalization

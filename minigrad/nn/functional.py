@@ -13,7 +13,7 @@ import warnings
 from .. import backend, dtypes
 from .. import functions as _F
 from ..autograd.grad_mode import no_grad
-from ..factories import arange, ones, rand, zeros
+from ..factories import arange, full_like, ones, ones_like, rand, zeros, zeros_like
 from ..tensor import Tensor
 from . import _ops
 
@@ -30,6 +30,7 @@ __all__ = [
     "binary_cross_entropy_with_logits",
     "conv1d",
     "conv2d",
+    "cosine_embedding_loss",
     "cosine_similarity",
     "cross_entropy",
     "dropout",
@@ -37,12 +38,14 @@ __all__ = [
     "dropout2d",
     "elu",
     "embedding",
+    "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
     "kl_div",
@@ -52,21 +55,27 @@ __all__ = [
     "linear",
     "log_softmax",
     "logsigmoid",
+    "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
     "mish",
     "mse_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
     "nll_loss",
     "normalize",
     "one_hot",
     "pad",
     "pairwise_distance",
+    "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
+    "soft_margin_loss",
     "softmax",
     "softmin",
     "softplus",
@@ -74,6 +83,8 @@ __all__ = [
     "tanh",
     "tanhshrink",
     "threshold",
+    "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
 ]
 
 
@@ -1369,11 +1380,7 @@ def _weight_array(weight: Tensor | None, input: Tensor, function: str, name: str
     """A loss weight as an array of the input's dtype: PyTorch does not differentiate it."""
     if weight is None:
         return None
-    if weight.requires_grad:
-        raise RuntimeError(
-            f"The function '{function}' is not differentiable with respect to argument '{name}'. This input "
-            f"cannot have requires_grad True; pass {name}.detach()."
-        )
+    _not_differentiable(weight, function, name)
     return weight.to(input.dtype)._data
 
 
@@ -1610,6 +1617,414 @@ def kl_div(
     return loss
 
 
+def _check_same_dims(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
+            f"got: anchor {anchor.ndim}D, positive {positive.ndim}D, and negative {negative.ndim}D inputs"
+        )
+
+
+def _number_dtype(input: Tensor, number) -> dtypes.dtype:
+    """The dtype of ``input`` with a number (a float makes an integer tensor the default float)."""
+    return _F._operand_dtype((input, number))
+
+
+def _not_differentiable(t: Tensor | None, function: str, name: str) -> None:
+    """PyTorch's error for an argument it has no derivative for that requires grad."""
+    if t is not None and t.requires_grad:
+        raise RuntimeError(
+            f"The function '{function}' is not differentiable with respect to argument '{name}'. This input "
+            f"cannot have requires_grad True; pass {name}.detach()."
+        )
+
+
+def margin_ranking_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, -target * (input1 - input2) + margin)``: a target of 1 asks ``input1`` to rank
+    higher by ``margin``, -1 lower. Composite, as in PyTorch (``ClampMinBackward0`` after
+    ``AddBackward1``); the three inputs broadcast, but must have as many dims.
+
+    >>> import minigrad as torch
+    >>> x1, x2 = torch.tensor([1.0, 0.2]), torch.tensor([0.5, 0.0])
+    >>> torch.nn.functional.margin_ranking_loss(x1, x2, torch.tensor([1.0, -1.0]), margin=0.1, reduction="none")
+    tensor([0.0000, 0.3000])
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    unclamped = -target * (input1 - input2)
+    unclamped = _F.add_scalar_op(unclamped, other=margin, dtype=_number_dtype(unclamped, margin))
+    return _reduced(unclamped.clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(
+    input: Tensor,
+    target: Tensor,
+    margin: float = 1.0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``input`` where ``target`` is 1, ``max(0, margin - input)`` where it is -1 (any other
+    target adds both parts), from elementary ops as in PyTorch. ``margin - input`` is computed
+    in ``input``'s dtype (PyTorch fills a tensor like ``input`` with the margin).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.hinge_embedding_loss(torch.tensor([0.3, 0.4]), torch.tensor([1, -1]), reduction="none")
+    tensor([0.3000, 0.6000])
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    zeros = zeros_like(input)
+    margin_clamp = (full_like(input, margin) - input).clamp_min(0)
+    output_margin = _F.where(target != 1, margin_clamp, zeros)
+    output_self = _F.where(target != -1, input, zeros)
+    return _reduced(output_margin + output_self, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
+    """``log(1 + exp(-target * input))`` for targets of 1 or -1 (``SoftMarginLossBackward0``,
+    a kernel in PyTorch); ``target`` broadcasts to ``input``'s shape and is not differentiable.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.soft_margin_loss(torch.tensor([0.0, 2.0]), torch.tensor([1.0, -1.0]), reduction="none")
+    tensor([0.6931, 2.1269])
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    _not_differentiable(target, "soft_margin_loss", "target")
+    shape = _F.broadcast_shapes(input.shape, target.shape)
+    if shape != input.shape:
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype._legacy_name}")
+    target = target.to(input.dtype)
+    return _ops.soft_margin_loss_op(input, target=_F._kept(target, input), reduction=reduction)
+
+
+def multilabel_soft_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """Binary cross-entropy of ``sigmoid(input)`` per class against 0/1 ``target``, averaged over
+    the classes (the last dim), from ``logsigmoid`` as in PyTorch; ``weight`` weighs each class.
+
+    >>> import minigrad as torch
+    >>> loss = torch.nn.functional.multilabel_soft_margin_loss(torch.tensor([[0.0, 2.0]]), torch.tensor([[1.0, 0.0]]))
+    >>> round(loss.item(), 4)
+    1.41
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.ndim - 1
+    return _reduced(loss.sum(dim=class_dim) / input.shape[class_dim], reduction)
+
+
+def cosine_embedding_loss(
+    input1: Tensor,
+    input2: Tensor,
+    target: Tensor,
+    margin: float = 0,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``1 - cos(input1, input2)`` where ``target`` is 1, ``max(0, cos - margin)`` where it is -1
+    (0 for any other target), for rows of 2-D inputs and a 1-D target (or 1-D inputs and a 0-d
+    target). Composite, as in PyTorch: the cosine is ``sum(x1 * x2) / sqrt((|x1|² + 1e-12) (|x2|² + 1e-12))``.
+
+    >>> import minigrad as torch
+    >>> x1, x2 = torch.tensor([[1.0, 0.0], [1.0, 0.0]]), torch.tensor([[1.0, 1.0], [1.0, 1.0]])
+    >>> torch.nn.functional.cosine_embedding_loss(x1, x2, torch.tensor([1, -1]), reduction="none")
+    tensor([0.2929, 0.7071])
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    targ_dim = target.ndim
+    if targ_dim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.ndim != targ_dim + 1 or input2.ndim != targ_dim + 1:
+        raise RuntimeError(
+            f"{targ_dim}D target tensor expects {targ_dim + 1}D input tensors, but found inputs with sizes "
+            f"{list(input1.shape)} and {list(input2.shape)}."
+        )
+    eps = 1e-12  # PyTorch's EPSILON, added to each squared magnitude
+    prod_sum = (input1 * input2).sum(targ_dim)
+    mag_square1, mag_square2 = ((x * x).sum(targ_dim) for x in (input1, input2))
+    mag_square1, mag_square2 = (
+        _F.add_scalar_op(m, other=eps, dtype=_number_dtype(m, eps)) for m in (mag_square1, mag_square2)
+    )
+    cos = prod_sum / (mag_square1 * mag_square2).sqrt()
+    zeros = zeros_like(cos)
+    pos = full_like(cos, 1) - cos  # PyTorch's ``1 - cos``: a tensor of ones minus cos
+    neg = _F.sub_scalar_op(cos, other=margin, dtype=_number_dtype(cos, margin)).clamp_min(0)
+    output = _F.where(target == 1, pos, zeros) + _F.where(target == -1, neg, zeros)
+    return _reduced(output, reduction)
+
+
+def triplet_margin_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    margin: float = 1.0,
+    p: float = 2,
+    eps: float = 1e-6,
+    swap: bool = False,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """``max(0, margin + d(anchor, positive) - d(anchor, negative))`` with ``d`` the
+    ``pairwise_distance`` (``p``, ``eps``); with ``swap`` the negative's distance is the smaller
+    of its distances to the anchor and to the positive. Composite, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> a, pos, neg = torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0]]), torch.tensor([[1.0, 0.0]])
+    >>> torch.nn.functional.triplet_margin_loss(a, pos, neg, eps=0.0)
+    tensor(5.)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_same_dims(anchor, positive, negative)
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = _F.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    shifted = _F.add_scalar_op(dist_pos, other=margin, dtype=_number_dtype(dist_pos, margin))  # C++'s margin + d
+    return _reduced((shifted - dist_neg).clamp_min(0), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor: Tensor,
+    positive: Tensor,
+    negative: Tensor,
+    *,
+    distance_function=None,
+    margin: float = 1.0,
+    swap: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    """``triplet_margin_loss`` with any ``distance_function(x1, x2)`` (by default
+    ``pairwise_distance``), written in Python as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> a, pos, neg = torch.tensor([[0.0, 0.0]]), torch.tensor([[3.0, 4.0]]), torch.tensor([[1.0, 0.0]])
+    >>> l1 = lambda x, y: (x - y).abs().sum(-1)
+    >>> torch.nn.functional.triplet_margin_with_distance_loss(a, pos, neg, distance_function=l1)
+    tensor(7.)
+    """
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_same_dims(anchor, positive, negative)
+    if distance_function is None:
+        distance_function = pairwise_distance
+    dist_pos = distance_function(anchor, positive)
+    dist_neg = distance_function(anchor, negative)
+    if swap:
+        dist_neg = _F.minimum(dist_neg, distance_function(positive, negative))
+    return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
+
+
+def poisson_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    log_input: bool = True,
+    full: bool = False,
+    size_average=None,
+    eps: float = 1e-8,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log-likelihood of ``target`` under a Poisson distribution of rate
+    ``exp(input)`` (``log_input``, the default: ``exp(input) - target * input``) or ``input``
+    (``input - target * log(input + eps)``). With ``full`` the Stirling term
+    ``target * log(target) - target + 0.5 * log(2 pi target)`` is added where ``target > 1``.
+    Composite, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.poisson_nll_loss(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]), reduction="none")
+    tensor([1.0000, 0.7183])
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * _F.add_scalar_op(input, other=eps, dtype=_number_dtype(input, eps)).log()
+    if full:
+        # PyTorch's C++ ``0.5 * log(2 * pi * target)``: two multiplications by a number (MulBackward1)
+        scaled = _F.mul_scalar_op(target, other=2 * math.pi, dtype=_number_dtype(target, 2 * math.pi)).log()
+        half = _F.mul_scalar_op(scaled, other=0.5, dtype=scaled.dtype)
+        stirling = target * target.log() - target + half
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduced(loss, reduction)
+
+
+def gaussian_nll_loss(
+    input: Tensor,
+    target: Tensor,
+    var: Tensor | float,
+    full: bool = False,
+    eps: float = 1e-6,
+    reduction: str = "mean",
+) -> Tensor:
+    """The negative log-likelihood of ``target`` under a Gaussian of mean ``input`` and variance
+    ``var``: ``0.5 * (log(var) + (input - target)**2 / var)`` (plus ``0.5 * log(2 pi)`` with
+    ``full``), written in Python as in PyTorch.
+
+    ``var`` is a float, a tensor of ``input``'s shape, or one with a single dim of size 1 (or the
+    last dim missing) for one variance shared along that dim. It is clamped at ``eps`` in place
+    on a clone, outside autograd: its gradient flows as if unclamped (``CloneBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.gaussian_nll_loss(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 1.0]), 1.0, reduction="none")
+    tensor([0.5000, 0.0000])
+    """
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * ones_like(input)
+    elif not isinstance(var, Tensor):
+        # PyTorch runs torch.any(var < 0), which takes only a tensor
+        raise TypeError(f"any() received an invalid combination of arguments - got ({type(var < 0).__name__})")
+    elif bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:  # one variance per row of the last dim
+            var = var.unsqueeze(-1)
+        elif not (  # or a size-1 dim where input has more: one variance shared along it
+            input.ndim == var.ndim and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1
+        ):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
+    if not var.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {var.dtype._legacy_name}")
+    var = var.clone()
+    with no_grad():
+        var.clamp_min_(eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduced(loss, reduction)
+
+
+def _check_margin_input(input: Tensor) -> tuple[int, int]:
+    """The number of samples and classes of a (C,) or (N, C) input (a 0-d input is one of one)."""
+    ndim, shape = input.ndim, input.shape
+    if not ((ndim == 2 and shape[1] != 0) or (ndim == 1 and shape[0] != 0) or ndim == 0):
+        raise RuntimeError(
+            f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: {list(shape)}"
+        )
+    return (1, shape[0] if ndim else 1) if ndim <= 1 else shape
+
+
+def _check_margin_dtypes(input: Tensor, target: Tensor, kernel: str) -> None:
+    if input.dtype not in (dtypes.float32, dtypes.float64):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+    if target.dtype is not dtypes.int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype._legacy_name}")
+
+
+def multi_margin_loss(
+    input: Tensor,
+    target: Tensor,
+    p: int = 1,
+    margin: float = 1.0,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+) -> Tensor:
+    """The multi-class hinge loss of scores ``input`` (C,) or (N, C) and class indices ``target``:
+    per sample, ``sum over i != y of max(0, margin - input[y] + input[i]) ** p / C`` (times
+    ``weight[y]``). ``MultiMarginLossBackward0``, a kernel in PyTorch, whose backward cannot be
+    differentiated again.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.multi_margin_loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([3]))
+    tensor(0.3250)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.ndim != 1:
+        raise ValueError("weight must be one-dimensional")
+    _not_differentiable(weight, "multi_margin_loss", "weight")
+    nframe, dim = _check_margin_input(input)
+    if target.ndim > 1 or target.numel() != nframe:
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of input samples "
+            f"(batch size). Expected target size [{nframe}], but got {list(target.shape)}. "
+            f"Input has shape {list(input.shape)}."
+        )
+    if weight is not None and weight.numel() != dim:
+        raise RuntimeError(f"inconsistent weight size, expected {dim} but got {list(weight.shape)}")
+    _check_margin_dtypes(input, target, "multi_margin_loss_cpu_kernel")
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {weight.dtype._legacy_name}")
+    values = target._data
+    if values.size and bool(((values < 0) | (values >= dim)).any()):
+        raise RuntimeError("target out of range")
+    return _ops.multi_margin_loss_op(
+        input,
+        target=_F._kept(target, input),
+        p=p,
+        margin=margin,
+        weight=None if weight is None else _F._kept(weight, input),
+        reduction=reduction,
+    )
+
+
+def multilabel_margin_loss(
+    input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
+) -> Tensor:
+    """The multi-label hinge loss of scores ``input`` (C,) or (N, C): each row of ``target`` (of
+    ``input``'s shape) lists the sample's classes, ended by the first -1; the loss is the sum over
+    listed classes j and other classes i of ``max(0, 1 - input[j] + input[i])``, divided by C.
+    ``MultilabelMarginLossBackward0``, a kernel in PyTorch, whose backward cannot be
+    differentiated again.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.multilabel_margin_loss(torch.tensor([[0.1, 0.2, 0.4, 0.8]]), torch.tensor([[3, 0, -1, 1]]))
+    tensor(0.8500)
+    """
+    reduction = _reduction(size_average, reduce, reduction)
+    nframe, dim = _check_margin_input(input)
+    fits = target.ndim <= 1 and target.numel() == dim if input.ndim <= 1 else target.shape == (nframe, dim)
+    if not fits:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    _check_margin_dtypes(input, target, "multilabel_margin_loss_forward_out_frame")
+    values = target._data
+    if values.size and bool(((values < -1) | (values >= dim)).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return _ops.multilabel_margin_loss_op(input, target=_F._kept(target, input), reduction=reduction)
+
+
 # ---------------------------------------------------------------------------------------------- distances
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input`` divided by its ``p``-norm along ``dim``, the norm kept at least ``eps`` (so a zero
@@ -1660,7 +2075,7 @@ def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
     """
     diff = x1 - x2
     dtype = diff.dtype if diff.dtype.is_floating_point else dtypes.get_default_dtype()
-    shifted = _ops.add_scalar_op(diff, other=eps, dtype=dtype)
+    shifted = _F.add_scalar_op(diff, other=eps, dtype=dtype)
     dim = (max(x1.ndim, x2.ndim) - 1,) if diff.ndim else None
     return _ops.norm_dim_op(shifted, p=p, dim=dim, keepdim=keepdim)
 
@@ -1687,3 +2102,5 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     elif tensor.max().item() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
+
+
