@@ -43,6 +43,7 @@ from .activation import (
     Threshold,
     Unflatten,
 )
+from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d
 from .embedding import Embedding
@@ -149,6 +150,7 @@ __all__ = [
     "MaxPool2d",
     "Mish",
     "Module",
+    "MultiheadAttention",
     "ModuleDict",
     "ModuleList",
     "MultiLabelMarginLoss",

@@ -2104,3 +2104,4 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
     return (tensor.unsqueeze(-1) == arange(num_classes, device=tensor.device)).long()
 
 
+from .attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402, F401 (exported)
