@@ -390,6 +390,19 @@ class RNNBase(Module):
         batch_dim = 0 if self.batch_first else 1
         return (input if batched else input.unsqueeze(batch_dim)), batched, batch_dim
 
+    def _hidden(self, input: Tensor, hx: Tensor | None, batched: bool) -> Tensor:
+        """The initial hidden state of an RNN or GRU: ``hx`` checked (and batched), or zeros."""
+        if hx is None:
+            hx = self._zeros(input, self.hidden_size)
+        else:
+            if not batched and hx.dim() != 2:
+                raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
+            if batched and hx.dim() != 3:
+                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
+            hx = hx if batched else hx.unsqueeze(1)
+        self.check_forward_args(input, hx)
+        return hx
+
     def _zeros(self, input: Tensor, size: int) -> Tensor:
         num_directions = 2 if self.bidirectional else 1
         batch = input.shape[0] if self.batch_first else input.shape[1]
@@ -452,15 +465,7 @@ class RNN(RNNBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
         input, batched, batch_dim = self._prepare(input, "RNN", " tensor")
-        if hx is not None:
-            if not batched and hx.dim() != 2:
-                raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
-            if batched and hx.dim() != 3:
-                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
-            hx = hx if batched else hx.unsqueeze(1)
-        else:
-            hx = self._zeros(input, self.hidden_size)
-        self.check_forward_args(input, hx)
+        hx = self._hidden(input, hx, batched)
         nonlinearity = "tanh" if self.mode == "RNN_TANH" else "relu"
 
         def step(x, h, params):
@@ -544,15 +549,7 @@ class GRU(RNNBase):
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
         input, batched, batch_dim = self._prepare(input, "GRU", "")
-        if hx is not None:
-            if not batched and hx.dim() != 2:
-                raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
-            if batched and hx.dim() != 3:
-                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
-            hx = hx if batched else hx.unsqueeze(1)
-        else:
-            hx = self._zeros(input, self.hidden_size)
-        self.check_forward_args(input, hx)
+        hx = self._hidden(input, hx, batched)
 
         def step(x, h, params):
             return _gru_cell(x, h, params, projected=True)
