@@ -116,6 +116,20 @@ class RNNCellBase(Module):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
         return input.dim() == 2
 
+    def _as_batch(self, input: Tensor, hx: Tensor | None, name: str) -> tuple[Tensor, Tensor, bool]:
+        """``input`` and the hidden state of an RNN or GRU cell (zeros when not given) as a batch,
+        and whether they came as one."""
+        batched = self._batched(input, name)
+        if hx is not None and hx.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
+        if not batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            hx = zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
+        elif not batched:
+            hx = hx.unsqueeze(0)
+        return input, hx, batched
+
 
 class RNNCell(RNNCellBase):
     """An Elman cell: ``h' = tanh(x @ W_ih.T + b_ih + h @ W_hh.T + b_hh)`` (or ``relu``).
@@ -139,15 +153,7 @@ class RNNCell(RNNCellBase):
         self.nonlinearity = nonlinearity
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        batched = self._batched(input, "RNNCell")
-        if hx is not None and hx.dim() not in (1, 2):
-            raise ValueError(f"RNNCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
-        elif not batched:
-            hx = hx.unsqueeze(0)
+        input, hx, batched = self._as_batch(input, hx, "RNNCell")
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         _check_cell_input(input, self.weight_ih.shape[1])
@@ -203,15 +209,7 @@ class GRUCell(RNNCellBase):
         super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> Tensor:
-        batched = self._batched(input, "GRUCell")
-        if hx is not None and hx.dim() not in (1, 2):
-            raise ValueError(f"GRUCell: Expected hidden to be 1D or 2D, got {hx.dim()}D instead")
-        if not batched:
-            input = input.unsqueeze(0)
-        if hx is None:
-            hx = zeros(input.shape[0], self.hidden_size, dtype=input.dtype, device=input.device)
-        elif not batched:
-            hx = hx.unsqueeze(0)
+        input, hx, batched = self._as_batch(input, hx, "GRUCell")
         _check_cell_input(input, self.weight_ih.shape[1])
         _check_cell_hidden(input, hx, self.weight_hh.shape[1], 0)
         out = _gru_cell(input, hx, self._params(), projected=False)
