@@ -130,3 +130,23 @@ def node_names(t) -> list[str]:
         names.append(node.name().replace("torch::autograd::", ""))
         stack.extend(n for n, _ in reversed(node.next_functions))
     return names
+
+
+def derivatives(lib, out, inputs: list, second: bool = True) -> tuple:
+    """``out``, its nodes, its gradients for ``inputs`` under a fixed upstream gradient (made with a
+    graph), and (with ``second``) the gradients of a weighted sum of those: the second derivatives
+    for the inputs and the upstream gradient (zeros where there is none)."""
+
+    def fixed(shape, seed: int):
+        return lib.tensor(np.random.default_rng(seed).standard_normal(tuple(shape)), dtype=out.dtype)
+
+    upstream = fixed(out.shape, 7).requires_grad_()
+    grads = lib.autograd.grad(out, inputs, upstream, create_graph=second)
+    if not second:
+        return out, node_names(out), list(grads)
+    total = sum((g * fixed(g.shape, 8 + k)).sum() for k, g in enumerate(grads))
+    wrt = [*inputs, upstream]
+    seconds = lib.autograd.grad(total, wrt, allow_unused=True)
+    # (clone: PyTorch gives a ZeroTensor for a second derivative known to be 0, e.g. p=1 norms)
+    seconds = [lib.zeros_like(x) if g is None else g.clone() for g, x in zip(seconds, wrt)]
+    return out, node_names(out), list(grads), seconds

@@ -15,7 +15,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, node_names, same_error, values  # noqa: E402
+from oracle import Oracle, derivatives, node_names, same_error, values  # noqa: E402
 
 import minigrad  # noqa: E402
 
@@ -32,21 +32,6 @@ def _array(shape, seed: int = 0) -> np.ndarray:
 
 def _leaf(lib, shape, dtype: str = "float64", seed: int = 0):
     return lib.tensor(_array(shape, seed), dtype=getattr(lib, dtype), requires_grad=True)
-
-
-def _derivatives(lib, out, inputs: list, second: bool = True):
-    """``out``, its nodes, its gradients for ``inputs`` under a fixed upstream gradient (made with a
-    graph), and (with ``second``) the gradients of a weighted sum of those: the second derivatives
-    for the inputs and the upstream gradient (zeros where there is none)."""
-    upstream = lib.tensor(_array(tuple(out.shape), 7), dtype=out.dtype, requires_grad=True)
-    grads = lib.autograd.grad(out, inputs, upstream, create_graph=second)
-    if not second:
-        return out, node_names(out), list(grads)
-    total = sum((g * lib.tensor(_array(tuple(g.shape), 8 + k), dtype=g.dtype)).sum() for k, g in enumerate(grads))
-    wrt = [*inputs, upstream]
-    seconds = lib.autograd.grad(total, wrt, allow_unused=True)
-    seconds = [lib.zeros_like(x) if g is None else g for g, x in zip(seconds, wrt)]
-    return out, node_names(out), list(grads), seconds
 
 
 def _edges(t) -> list:
@@ -84,7 +69,7 @@ def test_conv1d_values_gradients_second_derivatives_and_nodes(name, dtype):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # 'same' with an even reach warns (tested below)
             out = lib.nn.functional.conv1d(x, w, b, **kwargs)
-        return _derivatives(lib, out, [x, w] + ([b] if has_bias else []))
+        return derivatives(lib, out, [x, w] + ([b] if has_bias else []))
 
     same(run)
 
@@ -178,7 +163,7 @@ def test_conv_modules_with_each_padding_mode_match_torch(name):
             for mine, source in zip(module.parameters(), theirs.parameters()):
                 mine.copy_(lib.tensor(source.detach().cpu().numpy()))
         x = _leaf(lib, shape)
-        out, nodes, *grads = _derivatives(lib, module(x), [x, module.weight, module.bias])
+        out, nodes, *grads = derivatives(lib, module(x), [x, module.weight, module.bias])
         # circular padding is one read at wrapped positions in minigrad (IndexBackward0; see F.pad)
         return out, None if "circular" in name else nodes, grads
 
@@ -214,7 +199,7 @@ def test_group_norm_values_gradients_second_derivatives_and_nodes(name, dtype):
         w = _leaf(lib, shape[1:2], dtype, 1) if has_weight else None
         b = _leaf(lib, shape[1:2], dtype, 2) if has_bias else None
         out = lib.nn.functional.group_norm(x, groups, w, b, eps)
-        return (_edges(out), *_derivatives(lib, out, [t for t in (x, w, b) if t is not None]))
+        return (_edges(out), *derivatives(lib, out, [t for t in (x, w, b) if t is not None]))
 
     same(run)
 
@@ -226,7 +211,7 @@ def test_group_norm_with_a_bias_but_no_weight():
     def run(lib):
         x, b = _leaf(lib, (2, 4, 3)), _leaf(lib, (4,), seed=2)
         weight = None if lib is minigrad else lib.ones(4, dtype=lib.float64)
-        return _derivatives(lib, lib.nn.functional.group_norm(x, 2, weight, b), [x, b])[2:]
+        return derivatives(lib, lib.nn.functional.group_norm(x, 2, weight, b), [x, b])[2:]
 
     same(run)
     x, b = _leaf(minigrad, (2, 4, 3)), _leaf(minigrad, (4,), seed=2)
@@ -247,7 +232,7 @@ def test_group_norm_saved_values_and_a_strided_input_match_torch():
 def test_group_norm_of_an_empty_batch():
     def run(lib):
         x = _leaf(lib, (0, 4, 3))
-        return _derivatives(lib, lib.nn.functional.group_norm(x, 2), [x])
+        return derivatives(lib, lib.nn.functional.group_norm(x, 2), [x])
 
     same(run)
 
@@ -276,7 +261,7 @@ def test_instance_norm_values_gradients_second_derivatives_and_nodes(name, dtype
         x = _leaf(lib, shape, dtype)
         w, b = (_leaf(lib, shape[1:2], dtype, k) if affine else None for k in (1, 2))
         out = lib.nn.functional.instance_norm(x, weight=w, bias=b, eps=1e-3)
-        return _derivatives(lib, out, [t for t in (x, w, b) if t is not None])
+        return derivatives(lib, out, [t for t in (x, w, b) if t is not None])
 
     same(run)
 
@@ -287,7 +272,7 @@ def test_instance_norm_uses_and_updates_the_running_stats_as_torch(use_input_sta
         mean, var = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64), lib.tensor([1.0, 2.0, 0.5], dtype=lib.float64)
         x = _leaf(lib, (4, 3, 5))
         out = lib.nn.functional.instance_norm(x, mean, var, use_input_stats=use_input_stats, momentum=0.3)
-        return _derivatives(lib, out, [x]), mean, var
+        return derivatives(lib, out, [x]), mean, var
 
     same(run)
 
@@ -335,7 +320,7 @@ def test_norm_modules_train_and_eval_as_torch(name):
     def run(lib):
         module = build(lib.nn).double()
         x = _leaf(lib, shape)
-        trained = _derivatives(lib, module(x), [x, *module.parameters()])
+        trained = derivatives(lib, module(x), [x, *module.parameters()])
         module.eval()
         evaluated = module(_leaf(lib, shape, seed=3))
         return trained, evaluated, node_names(evaluated), list(module.state_dict().values())

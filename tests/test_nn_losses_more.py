@@ -19,7 +19,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, node_names, same_error, values  # noqa: E402
+from oracle import Oracle, derivatives, node_names, same_error, values  # noqa: E402
 
 import minigrad  # noqa: E402
 
@@ -45,22 +45,6 @@ def _signs(lib, shape, seed: int = 0, dtype: str = "float64"):
 
 def _labels(lib, rows):
     return lib.tensor(rows)
-
-
-def _derivatives(lib, out, inputs: list, second: bool = True):
-    """``out``, its nodes, its gradients for ``inputs`` under a fixed upstream gradient (made with a
-    graph), and (with ``second``) the gradients of a weighted sum of those: the second derivatives
-    for the inputs and the upstream gradient (zeros where there is none)."""
-    upstream = lib.tensor(_array(tuple(out.shape), 7), dtype=out.dtype, requires_grad=True)
-    grads = lib.autograd.grad(out, inputs, upstream, create_graph=second)
-    if not second:
-        return out, node_names(out), list(grads)
-    total = sum((g * lib.tensor(_array(tuple(g.shape), 8 + k), dtype=g.dtype)).sum() for k, g in enumerate(grads))
-    wrt = [*inputs, upstream]
-    seconds = lib.autograd.grad(total, wrt, allow_unused=True)
-    # (clone: PyTorch gives a ZeroTensor for a second derivative known to be 0, e.g. p=1 norms)
-    seconds = [lib.zeros_like(x) if g is None else g.clone() for g, x in zip(seconds, wrt)]
-    return out, node_names(out), list(grads), seconds
 
 
 def _edges(node) -> list:
@@ -284,10 +268,10 @@ CASES = {
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("name", CASES)
-def test_values_nodes_gradients_and_second_derivatives(name, reduction):
+def test_values_nodes_gradients_and_secondderivatives(name, reduction):
     def run(lib):
         out, inputs, second = CASES[name](lib, "float64", reduction)
-        return _derivatives(lib, out, inputs, second)
+        return derivatives(lib, out, inputs, second)
 
     same(run)
 
@@ -296,13 +280,13 @@ def test_values_nodes_gradients_and_second_derivatives(name, reduction):
 def test_float32_values_and_gradients(name):
     def run(lib):
         out, inputs, _ = CASES[name](lib, "float32", "mean")
-        return _derivatives(lib, out, inputs, second=False)
+        return derivatives(lib, out, inputs, second=False)
 
     same(run)
 
 
 # ---------------------------------------------------------------------------------------------- kernels
-def test_soft_margin_backward_is_a_node_of_its_own_whose_rules_give_second_derivatives():
+def test_soft_margin_backward_is_a_node_of_its_own_whose_rules_give_secondderivatives():
     def run(lib):
         x = _leaf(lib, (5,))
         grad = lib.autograd.grad(F(lib).soft_margin_loss(x, _signs(lib, (5,), 1)), x, create_graph=True)[0]
