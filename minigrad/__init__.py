@@ -12,7 +12,14 @@
 """
 
 from . import autograd, cuda
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .backend import device, get_default_device, set_default_device
 from .dtypes import (
     bool,

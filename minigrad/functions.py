@@ -20,7 +20,7 @@ from . import backend, dtypes
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, SavedTensor, gradient_edge
 from .autograd.op import Op
-from .tensor import Tensor, ones_like_tensor, scalar_tensor, zeros_like_tensor
+from .tensor import Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
 
 Number = int | float | bool
 
@@ -1457,7 +1457,7 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
         if type(b) is float or type(b) is int:
             if dtype.is_floating_point:  # the number takes the tensor's dtype
                 if type(b) is float:
-                    return op(a, Tensor._make(backend.scalar_like(b, a._data)), **params)
+                    return op(a, wrapped_number(backend.scalar_like(b, a._data)), **params)
                 return op(a, scalar_tensor(b, dtype, a.device), **params)
             promoted = dtypes.get_default_dtype() if float_result or type(b) is float else dtype
             if promoted is dtypes.bool:

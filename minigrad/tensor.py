@@ -19,6 +19,7 @@ from types import MappingProxyType
 
 from . import backend, dtypes
 from .autograd import engine
+from .autograd.grad_mode import _state as _grad_mode
 from .autograd.grad_mode import is_grad_enabled, no_grad
 from .autograd.graph import AccumulateGrad
 from .hooks import RemovableHandle, add_hook
@@ -113,12 +114,16 @@ class Tensor:
     _view_version = 0  # the storage's version when this view's grad_fn was made
     _view_no_grad = False  # for views taken in no_grad mode (PyTorch forbids recording through them)
     _multi_view = False  # for views made by unbind/split/chunk (one node for several views), and views of them
+    _wrapped_number = False  # a Python number an operation made a tensor of (x * 2): saved tensor hooks skip it
+    _inference = False  # made inside inference_mode (or a view or detach of such a tensor)
 
     def _init(self, data) -> None:
         """Set up a leaf holding ``data`` (for the constructors; operations use ``_make``)."""
         self._data = data
         self._requires_grad = False
         self._version_counter = _VersionCounter()
+        if _grad_mode.inference:
+            self._inference = True
 
     @classmethod
     def _make(cls, data, requires_grad: bool = False, grad_fn=None, output_nr: int = 0) -> Tensor:
@@ -133,6 +138,8 @@ class Tensor:
         if grad_fn is not None:
             t._grad_fn = grad_fn
             t._output_nr = output_nr
+        if _grad_mode.inference:
+            t._inference = True
         return t
 
     # ------------------------------------------------------------------ basic properties
@@ -229,7 +236,13 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place changes this tensor (or a view of its storage) has seen."""
+        if self._inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter.value
+
+    def is_inference(self) -> bool:
+        """True for a tensor made inside ``inference_mode()`` (or a view or detach of one)."""
+        return self._inference
 
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
@@ -311,6 +324,8 @@ class Tensor:
                 "computed variable in a subgraph that doesn't require differentiation use "
                 f"var_no_grad = var.detach(). (This tensor was made by {self.grad_fn.name()}.)"
             )
+        if value and self._inference and not _grad_mode.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(
                 "only Tensors of floating point dtype can require gradients "
@@ -440,6 +455,7 @@ class Tensor:
         """A tensor sharing storage and version counter, cut from the graph."""
         t = Tensor._make(self._data)
         t._version_counter = self._version_counter
+        t._inference = self._inference
         return t
 
     def detach_(self) -> Tensor:
@@ -633,6 +649,12 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place machinery
     def _check_inplace(self) -> None:
+        if self._inference and not _grad_mode.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                "clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details."
+            )
         if self.grad_fn is None and self._requires_grad and is_grad_enabled():  # a leaf (not a no_grad view)
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
@@ -1343,7 +1365,15 @@ def _legacy_type_name(t: Tensor) -> str:
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
     """A 0-d tensor holding a Python number (how scalars enter tensor operations)."""
-    return Tensor._make(backend.scalar(value, dtype, device))
+    return wrapped_number(backend.scalar(value, dtype, device))
+
+
+def wrapped_number(array) -> Tensor:
+    """The 0-d ``array`` of a Python number, as a tensor marked as PyTorch marks a "wrapped
+    number": saved tensor hooks do not see it, as it is not one of the user's tensors."""
+    t = Tensor._make(array)
+    t._wrapped_number = True
+    return t
 
 
 def ones_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .. import backend
 from .grad_mode import set_grad_enabled
-from .graph import AccumulateGrad, Node, gradient_edge
+from .graph import AccumulateGrad, GradientEdge, Node, gradient_edge
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -29,7 +29,7 @@ def _as_tuple(x) -> tuple:
 
     if x is None:
         return ()
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, GradientEdge)):  # (a GradientEdge is a tuple itself)
         return (x,)
     return tuple(x)
 
@@ -147,7 +147,7 @@ def run_backward(
     # Where gradients are captured (autograd.grad) or which leaves accumulate (backward(inputs=)).
     capture: dict[tuple[Node, int], list[int]] = {}
     for i, t in enumerate(inputs):
-        edge = gradient_edge(t)
+        edge = tuple(t[:2]) if isinstance(t, GradientEdge) else gradient_edge(t)
         if edge[0] is None:
             raise RuntimeError(
                 f"One of the differentiated Tensors (input {i}) does not require grad; "
@@ -356,8 +356,8 @@ def grad(
     if not inputs:
         raise RuntimeError("grad requires non-empty inputs.")
     for t in inputs:
-        if not isinstance(t, Tensor):
-            raise TypeError(f"inputs must be Tensors, got {type(t).__name__}")
+        if not isinstance(t, (Tensor, GradientEdge)):
+            raise TypeError(f"inputs must be Tensors or GradientEdges, got {type(t).__name__}")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
     if len(grads) != len(outputs):
         raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")

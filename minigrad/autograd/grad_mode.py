@@ -13,6 +13,7 @@ import threading
 
 class _State(threading.local):
     enabled = True  # every thread starts recording, as in PyTorch
+    inference = False  # inside inference_mode: new tensors are inference tensors
 
 
 _state = _State()
@@ -104,6 +105,52 @@ class set_grad_enabled(_GradMode):  # noqa: N801
                 return func(*args, **kwargs)
 
         return wrapper
+
+
+class inference_mode(_GradMode):  # noqa: N801
+    """``no_grad``, and more: tensors made inside are *inference tensors*, which autograd can
+    never use later (saving one for backward or changing one in place outside the mode raises).
+    ``inference_mode(False)`` records again. A context manager and a decorator, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> w = torch.tensor(1.0, requires_grad=True)
+    >>> with torch.inference_mode():
+    ...     y = w * 2
+    >>> y.requires_grad, y.is_inference()
+    (False, True)
+    """
+
+    def __new__(cls, mode=True):
+        self = super().__new__(cls)
+        # ``@inference_mode`` without parentheses passes the function straight here.
+        return self(mode) if callable(mode) else self
+
+    def __init__(self, mode: bool = True):
+        self.mode = True if callable(mode) else bool(mode)
+
+    def __enter__(self) -> None:
+        self.prev = (_state.enabled, _state.inference)
+        _state.enabled, _state.inference = not self.mode, self.mode
+
+    def __exit__(self, *exc) -> None:
+        _state.enabled, _state.inference = self.prev
+
+    def __call__(self, func):
+        mode = self.mode
+        if inspect.isgeneratorfunction(func):
+            return _generator_wrapper(func, lambda: inference_mode(mode))
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+
+        return wrapper
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return _state.inference
 
 
 def _generator_wrapper(func, context):

@@ -13,10 +13,11 @@ import re
 import sys
 import weakref
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import backend
 from .. import hooks as _hooks
+from .grad_mode import set_grad_enabled
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -32,6 +33,16 @@ FREED_MESSAGE = (
     "they have already been freed). Saved intermediate values of the graph are freed when you "
     "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling backward."
+)
+INFERENCE_MESSAGE = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+    "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+    "normal tensor and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`."
+)
+PACK_MODIFIES_MESSAGE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack "
+    "hook cannot be modified by in-place operations as this can lead to unexpected side-effects. "
+    "Please open an issue if you need to perform in-place operations on the input to a pack hook."
 )
 
 
@@ -168,21 +179,89 @@ class SavedTensor:
     and its ``grad_fn`` don't keep each other alive; it is rebuilt on unpacking.
     """
 
-    __slots__ = ("tensor", "data", "counter", "version", "output_nr", "view_of")
+    __slots__ = ("tensor", "data", "counter", "version", "output_nr", "view_of", "packed", "unpack_hook", "edge")
 
     def __init__(self, tensor: Tensor, is_output: bool = False, grad_fn: Node | None = None):
+        if tensor._inference:
+            raise RuntimeError(INFERENCE_MESSAGE)
         self.counter = tensor._version_counter
         self.version = self.counter.value
         self.output_nr = tensor._output_nr if is_output else None
         self.view_of = None  # for the result of an in-place op on a view: its base's CopySlices
+        self.unpack_hook = None
         if is_output:
             self.tensor, self.data = None, tensor._data
         else:
             self.tensor, self.data = tensor, None
+        if _default_hooks and not tensor._wrapped_number:  # numbers an op wrapped are not the user's
+            if is_output and tensor._grad_fn is None:  # (an op saves its result before setting grad_fn)
+                tensor = _tensor.Tensor._make(tensor._data, True, grad_fn, self.output_nr)
+                tensor._version_counter = self.counter
+            self._pack(tensor, *_default_hooks[-1])
+
+    def register_hooks(self, pack_hook, unpack_hook) -> None:
+        """Pack this saved tensor now with ``pack_hook``; its backward gets ``unpack_hook``'s
+        result instead (reached as ``grad_fn._raw_saved_<name>``, as in PyTorch)."""
+        if self.unpack_hook is not None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor whose hooks have already been set. "
+                "Hint: only one pair of hooks is allowed at a time."
+            )
+        if self.counter is None:
+            raise RuntimeError(
+                "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+                "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+                "retain_graph=True if you need to backward through the graph a second time or if you "
+                "need to access saved variables after calling backward."
+            )
+        tensor = self.tensor if self.tensor is not None else _tensor.Tensor._make(self.data)
+        self._pack(tensor, pack_hook, unpack_hook, tensor.detach())
+
+    def _pack(self, tensor: Tensor, pack_hook, unpack_hook, given: Tensor | None = None) -> None:
+        """Keep ``pack_hook(tensor)`` instead of the tensor, and where its gradient goes, to
+        rebuild it on unpacking (PyTorch then checks no version: the hooks own the values)."""
+        if not (callable(pack_hook) and callable(unpack_hook)):
+            raise TypeError("saved tensor hooks must be callable: pack_hook(tensor) and unpack_hook(packed)")
+        version = self.counter.value
+        with set_grad_enabled(False):
+            packed = pack_hook(tensor if given is None else given)
+        if self.counter.value != version:
+            raise RuntimeError(PACK_MODIFIES_MESSAGE)
+        if self.output_nr is not None:
+            self.edge = None  # the owner, known on unpacking
+        elif tensor._grad_fn is not None:
+            self.edge = (tensor._grad_fn, tensor._output_nr)
+        elif tensor._requires_grad:  # a leaf: its gradient goes to its AccumulateGrad
+            self.edge = weakref.ref(tensor._grad_accumulator())
+        else:
+            self.edge = None
+        self.packed, self.unpack_hook = packed, unpack_hook
+        self.tensor = self.data = None
+
+    def _unpack_hooked(self, owner: Node) -> Tensor:
+        value = self.unpack_hook(self.packed)
+        if not isinstance(value, _tensor.Tensor):
+            raise TypeError(
+                f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type(value).__name__}"
+            )
+        t = _tensor.Tensor._make(value._data)
+        t._version_counter = value._version_counter
+        if self.view_of is not None:  # the result of an in-place op on a view: it stands where the view does
+            view = self.view_of().view_result(self.counter)
+            t._requires_grad, t._grad_fn, t._output_nr = True, view._grad_fn, view._output_nr
+        elif self.output_nr is not None:
+            t._requires_grad, t._grad_fn, t._output_nr = True, owner, self.output_nr
+        elif type(self.edge) is tuple:
+            t._requires_grad, (t._grad_fn, t._output_nr) = True, self.edge
+        elif self.edge is not None:
+            t._requires_grad, t._accumulator = True, self.edge
+        return t
 
     def unpack(self, owner: Node) -> Tensor:
         if self.counter is None:
             raise RuntimeError(FREED_MESSAGE)
+        if self.unpack_hook is not None:
+            return self._unpack_hooked(owner)
         if self.counter.value != self.version:
             # A saved input is described as it is now (PyTorch names its current grad_fn).
             if self.tensor is None:
@@ -208,6 +287,8 @@ class SavedTensor:
 
     def release(self) -> None:
         self.tensor = self.data = self.counter = None
+        if self.unpack_hook is not None:
+            self.packed = self.unpack_hook = None
 
     @property
     def is_output(self) -> bool:
@@ -221,6 +302,94 @@ def _describe(tensor: Tensor, grad_fn: Node | None) -> str:
         # PyTorch 2.13 names the forward operation here: "Exp" for ExpBackward0, "Pow1" for PowBackward1.
         text += f", which is output {tensor._output_nr} of {re.sub(r'Backward(0$)?', '', grad_fn.name())},"
     return text
+
+
+# ---------------------------------------------------------------------------------------------
+# Hooks on every saved tensor, and the gradient edge of a tensor (torch.autograd.graph)
+
+_default_hooks: list[tuple] = []  # (pack_hook, unpack_hook) pairs: the innermost is in force
+_disabled_message: list[str] = []  # why saved tensor hooks are disabled now, if they are
+
+
+class saved_tensors_hooks:  # noqa: N801 - PyTorch's name
+    """Within this context, every tensor an operation saves for backward is handed to
+    ``pack_hook``, which returns what to keep instead; backward gets the tensor back from
+    ``unpack_hook(packed)``. Use it to see what autograd keeps, or to keep it elsewhere.
+
+    >>> import minigrad as torch
+    >>> seen = []
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> with torch.autograd.graph.saved_tensors_hooks(lambda t: seen.append(t.shape) or t, lambda t: t):
+    ...     y = (x * x).sum()
+    >>> seen
+    [torch.Size([2]), torch.Size([2])]
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self) -> None:
+        if _disabled_message:
+            raise RuntimeError(_disabled_message[-1])
+        _default_hooks.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc) -> None:
+        _default_hooks.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801
+    """Saved tensors are kept on the CPU and moved back to their device for backward (a GPU's
+    memory then holds no saved activations). ``pin_memory`` is accepted; minigrad has no pinned
+    memory."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda"):
+        super().__init__(lambda t: (t.device, t.cpu()), lambda packed: packed[1].to(packed[0]))
+
+
+class disable_saved_tensors_hooks:  # noqa: N801
+    """Within this context, entering :class:`saved_tensors_hooks` raises ``RuntimeError(error_message)``
+    (for code that cannot work with them); so does entering it while hooks are in force."""
+
+    def __init__(self, error_message: str):
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        if _default_hooks:
+            raise RuntimeError(self.error_message)
+        _disabled_message.append(self.error_message)
+
+    def __exit__(self, *exc) -> None:
+        _disabled_message.pop()
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient goes: ``node`` and which of its inputs (``output_nr``). Pass it
+    to ``autograd.grad`` as an input to get the gradient arriving there."""
+
+    node: Node
+    output_nr: int
+    ownership_token: object = None
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The :class:`GradientEdge` of ``tensor``: its ``grad_fn``, or its ``AccumulateGrad`` for a leaf.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0], requires_grad=True)
+    >>> torch.autograd.graph.get_gradient_edge(x * 2).node.name()
+    'MulBackward0'
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    return GradientEdge(*gradient_edge(tensor))
+
+
+def increment_version(tensor) -> None:
+    """Count an in-place change made behind autograd's back (e.g. through ``.numpy()``), so that
+    backward refuses saved values that changed. Takes a tensor or an iterable of tensors."""
+    for t in (tensor,) if isinstance(tensor, _tensor.Tensor) else tensor:
+        t._version_counter.value += 1
 
 
 # Last: the tensor module imports the engine, which imports this module's classes.

@@ -26,7 +26,7 @@ import math
 from .. import backend, dtypes
 from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
 from .grad_mode import is_grad_enabled
-from .graph import FREED_MESSAGE, Node, SavedTensor, _sequence, gradient_edge
+from .graph import FREED_MESSAGE, Node, SavedTensor, _default_hooks, _sequence, gradient_edge
 
 _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
 UNREAD_RESULT = "result (unread)"  # in Op.wanted: save the result only to check its version
@@ -48,6 +48,9 @@ class Op:
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
         self.strides = any(key.endswith("_strides") for keys in self.reads.values() for key in keys)
+        # PyTorch's generated nodes save their inputs in the order of their names (what saved
+        # tensor hooks see): x * y saves ``other``, then ``self``.
+        self.save_order = tuple(sorted((name, i) for i, name in enumerate(self.inputs)))
         node_base = NotImplementedNode if name == "NotImplemented" else OpNode
         self.node_class = type(name, (node_base,), {"_name": name, "op": self})
         self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
@@ -110,6 +113,8 @@ def _record_view(result, source, step: tuple) -> None:
         result._view_no_grad = True
     if source._multi_view:
         result._multi_view = True
+    if result._inference or source._inference:  # a view is an inference tensor when its base is one
+        result._inference = source._inference
 
 
 def _cast(xp, arrays: list, target) -> list:
@@ -153,11 +158,14 @@ class OpNode(Node):
                 if op.variadic in wanted:
                     saved[op.variadic] = [SavedTensor(t) for t in inputs]
             else:
-                for name, t in zip(op.inputs, inputs):
+                order = op.save_order
+                if _default_hooks and params:  # hooks see the arrays among the parameters too (PyTorch saves tensors)
+                    order = sorted(order + tuple((k, None) for k, v in params.items() if backend.is_array(v)))
+                for name, i in order:
                     if name in wanted:
-                        saved[name] = SavedTensor(t)
+                        saved[name] = SavedTensor(inputs[i] if i is not None else _tensor.Tensor._make(params[name]))
             if "result" in wanted or UNREAD_RESULT in wanted:
-                saved["result"] = SavedTensor(result, is_output=True)
+                saved["result"] = SavedTensor(result, is_output=True, grad_fn=self)
                 if UNREAD_RESULT in wanted:  # saved only to be checked, as PyTorch unpacks all it saved
                     self._check_result = True
 
@@ -166,7 +174,8 @@ class OpNode(Node):
         or a shape."""
         saved = self.saved.get(key)
         if type(saved) is SavedTensor:  # (it checks itself whether the graph was freed)
-            return saved.unpack(self)
+            value = saved.unpack(self)
+            return value._data if key in self.params else value  # a parameter that saved tensor hooks packed
         if saved is not None:  # a variadic input: a list
             return self._unpack(saved)
         if key in self.params:
@@ -223,7 +232,12 @@ class OpNode(Node):
         return self._freed and bool(self.saved)
 
     def __getattr__(self, attr: str):
-        # grad_fn._saved_self, grad_fn._saved_other, grad_fn._saved_result, as in PyTorch.
+        # grad_fn._saved_self, grad_fn._saved_other, grad_fn._saved_result, as in PyTorch, and
+        # grad_fn._raw_saved_self (the SavedTensor itself, for its register_hooks).
+        if attr.startswith("_raw_saved_"):
+            saved = self.__dict__.get("saved", {}).get(attr[len("_raw_saved_") :])
+            if saved is not None:
+                return saved
         if attr.startswith("_saved_"):
             key = attr[len("_saved_") :]
             saved = self.__dict__.get("saved", {})
