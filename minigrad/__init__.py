@@ -12,6 +12,7 @@
 """
 
 from . import autograd, cuda
+from ._printing import set_printoptions
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

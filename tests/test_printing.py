@@ -240,3 +240,182 @@ def test_random_arrays_print_like_torch(seed):
     a = _random_array(seed)
     m, t = minigrad.tensor(a), torch.tensor(a)
     assert repr(m) == repr(t)
+
+
+# ----------------------------------------------------------------------------------------------
+# set_printoptions (torch.set_printoptions): precision, threshold, edgeitems, linewidth, sci_mode,
+# profile, and how they reset
+# ----------------------------------------------------------------------------------------------
+
+from minigrad import _printing  # noqa: E402
+
+# minigrad.set_printoptions once the package exports it; the module's function until then.
+_set_printoptions = minigrad.set_printoptions
+
+
+@pytest.fixture
+def _printoptions():
+    """Set options in both libraries for one test, then put PyTorch's defaults back in both."""
+
+    def set_both(**options):
+        _set_printoptions(**options)
+        torch.set_printoptions(**options)
+
+    yield set_both
+    _set_printoptions(profile="default")
+    torch.set_printoptions(profile="default")
+
+
+_OPTION_VALUES = [
+    ("matrix", [[1.123456, -2.5, 3.0], [4.0, 1e-3, 6.125]], None),
+    ("sci", [1e-6, 2.0, 4e6], None),
+    ("int_like", [1.0, -2.0, 300.0], None),
+    ("int_like_wide", [1e9, 1.0], None),
+    ("nan_inf_zero", [math.nan, math.inf, -0.0, 0.5], None),
+    ("only_nan", [math.nan, 0.0], None),
+    ("scalar", 3.14159265, None),
+    ("scalar_int", 7, None),
+    ("ints", np.arange(24).reshape(2, 3, 4) - 5, None),
+    ("bools", np.arange(12).reshape(3, 4) % 3 == 0, None),
+    ("long_row", np.linspace(-1, 1, 30).astype("float32"), None),
+    ("cube", np.arange(60, dtype="float32").reshape(3, 4, 5) / 7, None),
+    ("float64", [0.1, 0.2, 1 / 3], "float64"),
+    ("float16", [0.1, 2.5, -3.0], "float16"),
+    ("int8", np.arange(12, dtype="int8").reshape(3, 4), "int8"),
+    ("big", np.arange(2000, dtype="float32") / 3, None),
+    ("empty", np.zeros((0, 3), dtype="float32"), None),
+]
+
+_OPTIONS = [
+    ("precision_2", {"precision": 2}),
+    ("precision_0", {"precision": 0}),
+    ("precision_8", {"precision": 8}),
+    ("threshold_5", {"threshold": 5}),
+    ("threshold_0", {"threshold": 0}),
+    ("threshold_5_edgeitems_1", {"threshold": 5, "edgeitems": 1}),
+    ("threshold_5_edgeitems_0", {"threshold": 5, "edgeitems": 0}),  # "[...]" and a size= suffix
+    ("edgeitems_0", {"edgeitems": 0}),  # a size= suffix even when nothing is summarized
+    ("edgeitems_5_threshold_10", {"edgeitems": 5, "threshold": 10}),
+    ("linewidth_20", {"linewidth": 20}),
+    ("linewidth_200", {"linewidth": 200}),
+    ("sci_mode_true", {"sci_mode": True}),
+    ("sci_mode_false", {"sci_mode": False}),
+    ("sci_mode_true_precision_1", {"sci_mode": True, "precision": 1}),
+    ("profile_short", {"profile": "short"}),
+    ("profile_full", {"profile": "full"}),  # no summarizing at all
+    ("profile_short_precision_6", {"profile": "short", "precision": 6}),
+    ("unknown_profile", {"profile": "no such profile"}),  # PyTorch ignores it
+]
+
+
+@pytest.mark.parametrize(("options",), [(o,) for _, o in _OPTIONS], ids=[i for i, _ in _OPTIONS])
+@pytest.mark.parametrize(
+    ("data", "dtype"), [(d, t) for _, d, t in _OPTION_VALUES], ids=[i for i, _, _ in _OPTION_VALUES]
+)
+def test_printoptions_match_torch(_printoptions, options, data, dtype):
+    _printoptions(**options)
+    m, t = _pair(data, dtype)
+    assert repr(m) == repr(t)
+    assert str(m) == str(t)
+
+
+def test_printoptions_reach_grad_fn_suffixes_parameters_and_grads(_printoptions):
+    _printoptions(precision=2, linewidth=30)
+
+    def shown(lib):
+        x = lib.tensor([0.123456, 1.5, -2.25, 3.0], requires_grad=True)
+        (x * x).sum().backward()
+        return [repr(x), repr(x * 1.5), repr(x.grad), repr(lib.nn.Parameter(lib.tensor([1.23456, 2.0])))]
+
+    assert shown(minigrad) == shown(torch)
+
+
+def test_sci_mode_goes_back_to_automatic_unless_given(_printoptions):
+    # Like PyTorch, every call resets sci_mode (None: chosen from the values) unless it is passed.
+    _printoptions(sci_mode=True)
+    _printoptions(precision=3)
+    m, t = _pair([1.5, 2.25], None)
+    assert repr(m) == repr(t) == "tensor([1.500, 2.250])"
+    _printoptions(sci_mode=False)
+    m, t = _pair([1e-6, 1e6], None)
+    assert repr(m) == repr(t) == "tensor([      0.000, 1000000.000])"
+
+
+def test_profile_default_restores_everything(_printoptions):
+    _printoptions(precision=1, threshold=3, edgeitems=1, linewidth=10, sci_mode=True)
+    _printoptions(profile="default")
+    assert _printing.get_printoptions() == {
+        "precision": 4,
+        "threshold": 1000,
+        "edgeitems": 3,
+        "linewidth": 80,
+        "sci_mode": None,
+    }
+    m, t = _pair(np.arange(1001), None)
+    assert repr(m) == repr(t)
+    assert repr(minigrad.tensor(1.123456)) == "tensor(1.1235)"
+
+
+def test_printoptions_used_by_drawings_too(_printoptions):
+    # A drawing shows values as the tensor prints them, so the same options apply.
+    from minigrad.viz.style import values_text
+
+    _printoptions(precision=2)
+    assert values_text(minigrad.tensor([0.123456, 2.0])) == "[0.12, 2.00]"
+
+
+# ----------------------------------------------------------------------------------------------
+# Random tensors and options, as the outside harness draws them
+# ----------------------------------------------------------------------------------------------
+
+_DTYPES = ["float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool"]
+
+
+def _random_case(seed: int):
+    """A random array (any dtype, 0-d to 4-d, sometimes empty or large, with nan/inf/-0.0 and
+    many magnitudes) and random print options."""
+    rng = np.random.default_rng(seed)
+    ndim = int(rng.integers(0, 5))
+    shape = [int(rng.integers(1, 5)) for _ in range(ndim)]
+    if ndim and rng.random() < 0.1:
+        shape[int(rng.integers(0, ndim))] = 0
+    if ndim == 1 and rng.random() < 0.3:
+        shape = [int(rng.integers(10, 1500))]
+    dtype = _DTYPES[int(rng.integers(0, len(_DTYPES)))]
+    if dtype == "bool":
+        a = rng.random(shape) < 0.5
+    elif dtype[0] in "iu":
+        info = np.iinfo(dtype)
+        a = rng.integers(max(info.min, -(10 ** int(rng.integers(1, 12)))), min(info.max, 10**9), size=shape)
+    else:
+        a = rng.standard_normal(shape) * 10.0 ** int(rng.integers(-10, 12))
+        if rng.random() < 0.3:
+            a = np.round(a)
+        if a.size and rng.random() < 0.4:
+            a.reshape(-1)[rng.integers(0, a.size, size=2)] = rng.choice([np.nan, np.inf, -np.inf, -0.0], size=2)
+    with np.errstate(all="ignore"):
+        a = a.astype(dtype)
+    options = {}
+    for name, values in (
+        ("precision", [0, 1, 2, 6]),
+        ("threshold", [0, 5, 20]),
+        ("edgeitems", [0, 1, 2, 4]),
+        ("linewidth", [15, 40, 120]),
+        ("sci_mode", [True, False]),
+        ("profile", ["short", "full"]),
+    ):
+        if rng.random() < 0.25:
+            options[name] = values[int(rng.integers(0, len(values)))]
+    return a, dtype, options
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_random_tensors_and_options_print_like_torch(_printoptions, seed):
+    a, dtype, options = _random_case(seed)
+    _printoptions(**options)
+    m, t = _pair(a, dtype)
+    assert repr(m) == repr(t), options
+    if dtype.startswith("float"):
+        m, t = minigrad.nn.Parameter(m), torch.nn.Parameter(t)
+        assert repr(m) == repr(t), options
+        assert repr(m * 2) == repr(t * 2), options

@@ -7,6 +7,7 @@ names, flags, values and gradients come from running the same code in PyTorch.
 from __future__ import annotations
 
 import html
+import math
 import re
 import shutil
 import struct
@@ -913,3 +914,110 @@ def test_cuda_tensors_draw_and_trace():
     trace = viz.trace_backward(y, names={"x": x, "y": y})
     assert x.grad.device.type == "cuda" and x.grad.tolist() == [2.0, 4.0]
     assert "<svg" in trace.draw(1).pipe(format="svg", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- numbers in labels
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (0.8408964152537145, "0.8409"),  # attention's scale, 1 / sqrt(sqrt(2))
+        (0.7071067811865476, "0.7071"),
+        (0.5, "0.5"),
+        (0.01, "0.01"),
+        (2.5, "2.5"),
+        (3.0, "3.0"),  # an integer-valued float stays a float
+        (20.0, "20.0"),
+        (123456.0, "123456.0"),
+        (-0.0, "-0.0"),
+        (0.0, "0.0"),
+        (math.nan, "nan"),
+        (math.inf, "inf"),
+        (-math.inf, "-inf"),
+        (1e-8, "1e-08"),
+        (1e-5, "1e-05"),
+        (1.0000001e-8, "1.000e-08"),  # rounded: the trailing zeros say so
+        (0.99999, "1.000"),
+        (0.1 + 0.2, "0.3000"),
+        (3.14159, "3.142"),
+        (-2.7182818, "-2.718"),
+        (1234.5678, "1234.6"),  # never "1235", which would read as an int
+        (1234567.8, "1.235e+06"),
+        (1e20, "1e+20"),
+        (7, "7"),
+        (-100, "-100"),
+        (2**62, str(2**62)),  # an int is shown exactly
+        (True, "True"),
+        (None, "None"),
+    ],
+)
+def test_numbers_in_node_labels_read_like_a_slide(value, shown):
+    from minigrad.viz.style import number_text
+
+    assert number_text(value) == shown
+    if isinstance(value, float) and math.isfinite(value):
+        assert float(shown) == pytest.approx(value, rel=1e-3)  # rounded, never changed
+
+
+def test_float_parameters_of_nodes_are_rounded_in_both_views():
+    # Attention scales q and k each by 1 / sqrt(sqrt(head_dim)): 0.8408964152537145 for 2.
+    q, k, v = (minigrad.randn(1, 2, 3, 2, requires_grad=True) for _ in range(3))
+    out = minigrad.nn.functional.scaled_dot_product_attention(q, k, v).sum()
+    for draw in (viz.draw, viz.draw_backward):
+        drawing = draw(out, show_saved=True)
+        dot = Dot(drawing)
+        scales = [dot.text(n) for n in dot.graph_nodes() if dot.title(n) == "MulBackward1"]
+        assert len(scales) == 2 and all("other = 0.8409" in s for s in scales), scales
+        assert "0.84089" not in drawing.source
+
+
+def test_parameters_keep_their_python_look():
+    x = minigrad.randn(2, 3, 4, 4, requires_grad=True)
+    F = minigrad.nn.functional
+    y = F.elu(F.leaky_relu(x, 0.01), 1.5).pow(2.5)
+    loss = F.cross_entropy(F.avg_pool2d(y, 2).flatten(1)[:, :5], minigrad.tensor([0, 4]), reduction="none").sum()
+    dot = Dot(viz.draw_backward(loss, show_saved=True))
+    text = lambda title: dot.text(dot.by_title(title))  # noqa: E731
+    assert "negative_slope = 0.01" in text("LeakyReluBackward0")
+    assert "alpha = 1.5" in text("EluBackward0")
+    assert "exponent = 2.5" in text("PowBackward0")
+    assert "kernel_size = (2, 2)" in text("AvgPool2DBackward0")  # a tuple stays a tuple
+    assert "ceil_mode = False" in text("AvgPool2DBackward0")
+    # a string is quoted, so reduction='none' does not read as weight=None
+    assert "reduction = 'none'" in text("NllLossBackward0") and "weight = None" in text("NllLossBackward0")
+    assert "ignore_index = -100" in text("NllLossBackward0")
+    one = Dot(viz.draw_backward(F.layer_norm(x, (4,)).sum(), show_saved=True))
+    assert "normalized_shape = (4,)" in one.text(one.by_title("NativeLayerNormBackward0"))
+    assert "eps = 1e-05" in one.text(one.by_title("NativeLayerNormBackward0"))
+
+
+@pytest.mark.parametrize(
+    ("index", "title", "shown"),
+    [
+        (lambda lib, x: x[1:], "SliceBackward0", "key = [1:]"),
+        (lambda lib, x: x[:, 1:3], "SliceBackward0", "key = [:, 1:3]"),
+        (lambda lib, x: x[..., ::2], "SliceBackward0", "key = [:, :, ::2]"),
+        (lambda lib, x: x[-2:], "SliceBackward0", "key = [-2:]"),
+        (lambda lib, x: x[0], "SelectBackward0", "key = [0]"),
+        (lambda lib, x: x[lib.tensor([0, 2])], "IndexBackward0", "key = [tensor([0, 2])]"),
+        (lambda lib, x: x[:, lib.tensor([1, 0])], "IndexBackward0", "key = [:, tensor([1, 0])]"),
+        (lambda lib, x: x[x > 0], "IndexBackward0", "key = [bool mask (3, 4, 5)]"),
+    ],
+)
+def test_an_index_is_shown_as_the_subscript_it_was(index, title, shown):
+    x = minigrad.randn(3, 4, 5, requires_grad=True)
+    y = index(minigrad, x)
+    for draw in (viz.draw, viz.draw_backward):
+        dot = Dot(draw(y, show_saved=True))
+        assert shown in dot.text(dot.by_title(title))
+        assert "slice(" not in dot.text(dot.by_title(title))
+
+
+def test_saved_scalars_show_their_value_in_the_tensor_view():
+    x = minigrad.tensor([1.0, -2.0], requires_grad=True)
+    y = (x * 0.25 * minigrad.ones(4, 2)).sum()
+    dot = Dot(viz.draw(y, names={"x": x, "y": y}, show_saved=True))
+    muls = [dot.text(n) for n in dot.graph_nodes() if dot.title(n) == "MulBackward0"]
+    assert any("saved other = 0.2500" in t for t in muls), muls  # was "shape ()"
+    assert any("saved other = shape (4, 2)" in t for t in muls), muls  # 8 values: the shape
+    assert not any("shape ()" in t for t in muls)
+

@@ -198,7 +198,7 @@ class BackwardGraph:
             rows.append(style.small("for " + ", ".join(made)))
         if show_saved:
             for name, value in saved_params(node).items():
-                rows.append(style.small(f"{name} = {param_text(value, show_values)}", "#555555"))
+                rows.append(style.small(f"{name} = {param_text(value, show_values, name)}", "#555555"))
             self._saved_nodes(dot, node, nid, show_values, used)
         if state is not None and node in state.done:
             got = ", ".join(_grad_text(g, show_values) for g in state.received.get(node, ()))

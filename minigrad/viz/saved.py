@@ -50,15 +50,51 @@ def saved_params(node) -> dict:
     return dict(params) if isinstance(params, dict) else {}
 
 
-def param_text(value, show_values: bool = True) -> str:
-    """How a drawing writes a parameter: as it is (``dim = 1``, ``shape = (2, 3)``), but an array
-    (an index, a mask, class targets, pooling's indices: PyTorch saves those as tensors) as a
-    tensor is summarised, so a large one does not stretch its node across the picture."""
+def param_text(value, show_values: bool = True, name: str | None = None) -> str:
+    """How a drawing writes a parameter: ints and strings as in Python (``dim = 1``,
+    ``reduction = 'mean'``), floats rounded as on a slide (``other = 0.7071``), tuples as tuples,
+    an index as the subscript it was (``key = [:, 1:]``), and an array (an index, a mask, class
+    targets, pooling's indices: PyTorch saves those as tensors) summarised as a tensor is, so a
+    large one does not stretch its node across the picture.
+
+    >>> from minigrad.viz.saved import param_text
+    >>> param_text(0.8408964152537145), param_text((2, 2)), param_text("mean")
+    ('0.8409', '(2, 2)', "'mean'")
+    >>> param_text((slice(None), slice(1, None), Ellipsis, None, 0), name="key")
+    '[:, 1:, ..., None, 0]'
+    """
     if backend.is_array(value):
         return style.summary(Tensor._make(value), show_values)
-    if type(value) is tuple and any(backend.is_array(v) for v in value):
-        return "(" + ", ".join(param_text(v, show_values) for v in value) + ")"
-    return str(value)
+    if name == "key" and isinstance(value, tuple):  # what the tensor was subscripted with
+        return "[" + ", ".join(_index_text(v, show_values) for v in value) + "]"
+    if isinstance(value, tuple | list):
+        items = [param_text(v, show_values) for v in value]
+        if isinstance(value, list):
+            return "[" + ", ".join(items) + "]"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if isinstance(value, str):
+        return repr(value)  # 'none' must not read as None
+    return style.number_text(value)
+
+
+def _index_text(item, show_values: bool) -> str:
+    if isinstance(item, slice):
+        parts = ["" if p is None else style.number_text(p) for p in (item.start, item.stop, item.step)]
+        return ":".join(parts[:2]) + (f":{parts[2]}" if item.step is not None else "")
+    if item is Ellipsis:
+        return "..."
+    if backend.is_array(item):  # as it was written: x[tensor([0, 2])]; a big one by its shape
+        t = Tensor._make(item)
+        values = style.values_text(t) if show_values else None
+        if values is not None:
+            return _with_suffixes(f"tensor({values}", t)
+        kind = "bool mask" if t.dtype.name == "bool" else "index"
+        return f"{kind} {style.shape_text(t.shape)}"
+    return param_text(item, show_values)
+
+
+def _with_suffixes(text: str, t: Tensor) -> str:
+    return text + ("" if t.dtype.name in ("int64", "bool") else f", dtype=torch.{t.dtype.name}") + ")"
 
 
 def _entry(name: str, saved: SavedTensor) -> SavedEntry:

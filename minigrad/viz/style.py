@@ -6,6 +6,9 @@ attributes and coloured badges; everything a caller supplies (names, values) is 
 
 from __future__ import annotations
 
+import math
+import numbers
+
 from .._printing import tensor_str
 
 FONT = "Helvetica"
@@ -67,6 +70,43 @@ def table(rows: list[str], badges: list[str] | None = None) -> str:
 
 def shape_text(shape) -> str:
     return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def number_text(value) -> str:
+    """A number as a lecture slide shows it: an int exactly, a float to 4 significant digits.
+
+    A float stays recognisably a float (``3.0``, ``-0.0``, ``nan``, ``-inf``); one that needs more
+    digits is rounded, keeping its trailing zeros to say so (0.99999 gives ``1.000``, exact 1.0
+    gives ``1.0``); tiny and huge ones keep their exponent (``1e-08``, ``1.235e+07``).
+
+    >>> from minigrad.viz.style import number_text
+    >>> [number_text(v) for v in (0.7071067811865476, 0.5, 3.0, -0.0, 1e-08, 1234.5678, 2**40)]
+    ['0.7071', '0.5', '3.0', '-0.0', '1e-08', '1234.6', '1099511627776']
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    v = float(value)
+    # A NumPy float32 prints its own shortest digits (0.1, not 0.10000000149011612).
+    text = repr(v) if type(value) is float else str(value)
+    if not math.isfinite(v) or v == 0 or (v.is_integer() and abs(v) < 1e15):
+        return repr(v)
+    digits = text.lstrip("-").split("e")[0].replace(".", "").strip("0")
+    if len(digits) <= 4 and _is_number(text):
+        return text
+    if 1000 <= abs(v) < 1e6:  # 4 digits would drop the point ("1235"): keep one decimal
+        return f"{v:.1f}"
+    text = f"{v:#.4g}"
+    return text + "0" if text.endswith(".") else text  # 999.99 -> "1000." -> "1000.0"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def values_text(tensor, limit: int = VALUE_LIMIT) -> str | None:

@@ -216,7 +216,7 @@ class _TensorView:
             if entry.state == FREED:
                 rows.append(style.small(f"{what}: freed", "#666666"))
                 continue
-            who = self.known.name(entry.tensor) or "shape " + style.shape_text(entry.shape)
+            who = self.known.name(entry.tensor) or self._saved_value(entry)
             if entry.state == STALE:
                 self.used.add("stale")
                 text = f"{what} = {who}: changed in place (v{entry.saved_version} \u2192 v{entry.current_version})"
@@ -224,8 +224,15 @@ class _TensorView:
             else:
                 rows.append(style.small(f"{what} = {who}", "#8a4b00"))
         for name, value in saved_params(node).items():
-            rows.append(style.small(f"{name} = {param_text(value, self.show_values)}", "#555555"))
+            rows.append(style.small(f"{name} = {param_text(value, self.show_values, name)}", "#555555"))
         return rows
+
+    def _saved_value(self, entry) -> str:
+        """An unnamed saved tensor: a few values on one line (a scalar reads ``0.5``, not
+        ``shape ()``), else its shape, which keeps the operation's ellipse narrow."""
+        t = entry.tensor
+        values = style.values_text(t, limit=3) if self.show_values and t.ndim <= 1 else None
+        return values or "shape " + style.shape_text(entry.shape)
 
     def _detach_edges(self) -> None:
         """A dotted arrow from a tensor to a grey tensor sharing its data (``detach()``)."""
