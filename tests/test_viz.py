@@ -1021,3 +1021,14 @@ def test_saved_scalars_show_their_value_in_the_tensor_view():
     assert any("saved other = shape (4, 2)" in t for t in muls), muls  # 8 values: the shape
     assert not any("shape ()" in t for t in muls)
 
+
+def test_saved_tensors_kept_by_hooks_are_drawn_without_unpacking():
+    unpacked = []
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: unpacked.append(1) or p):
+        y = (x.exp() * x).sum()
+    both = viz.draw_backward(y, show_saved=True).source + viz.draw(y, show_saved=True).source
+    assert both.count("kept by a saved tensor hook") == 6  # exp's result, mul's self and other, in each view
+    assert unpacked == []  # drawing must not run the user's unpack hook
+    y.backward()
+    assert len(unpacked) == 3 and x.grad is not None

@@ -17,7 +17,7 @@ from . import marks, style
 from .drawing import Drawing, more_node, new_drawing
 from .drawing import legend as add_legend
 from .names import Names, input_label
-from .saved import FREED, STALE, param_text, saved_entries, saved_params
+from .saved import FREED, PACKED, STALE, param_text, saved_entries, saved_params
 from .tensor_view import DEFAULT_MAX_NODES, _check_roots, _kind, legend_marks
 from .walk import Budget, reachable
 
@@ -236,6 +236,8 @@ class BackwardGraph:
             if entry.state == FREED:
                 rows.append(style.small("freed by backward()"))
                 used.add("freed")
+            elif entry.state == PACKED:
+                rows.append(style.small("kept by a saved tensor hook"))
             else:
                 name = self.known.name(entry.tensor)
                 if name:

@@ -14,7 +14,7 @@ from ..autograd.graph import SavedTensor
 from ..tensor import Tensor
 from . import style
 
-OK, FREED, STALE = "ok", "freed", "stale"
+OK, FREED, STALE, PACKED = "ok", "freed", "stale", "packed"  # PACKED: held by a saved tensor hook
 
 
 @dataclass
@@ -100,6 +100,8 @@ def _with_suffixes(text: str, t: Tensor) -> str:
 def _entry(name: str, saved: SavedTensor) -> SavedEntry:
     if saved.counter is None:
         return SavedEntry(name, None, None, FREED)
+    if saved.unpack_hook is not None:  # what the hook keeps is its own: drawing must not unpack it
+        return SavedEntry(name, None, None, PACKED)
     tensor = saved.tensor if saved.tensor is not None else Tensor._make(saved.data)
     state = STALE if saved.counter.value != saved.version else OK
     return SavedEntry(name, tensor, tuple(tensor.shape), state, saved.version, saved.counter.value)

@@ -15,7 +15,7 @@ from ..tensor import Tensor
 from . import marks, style
 from .drawing import Drawing, legend, more_node, new_drawing
 from .names import Names, input_label, input_meta, saved_input
-from .saved import FREED, STALE, param_text, saved_entries, saved_params
+from .saved import FREED, PACKED, STALE, param_text, saved_entries, saved_params
 from .walk import Budget, reachable
 
 DEFAULT_MAX_NODES = 3000
@@ -213,8 +213,9 @@ class _TensorView:
         for entry in saved_entries(node):
             # custom Functions name theirs saved_tensors[i] already
             what = entry.name if entry.name.startswith("saved") else f"saved {entry.name}"
-            if entry.state == FREED:
-                rows.append(style.small(f"{what}: freed", "#666666"))
+            if entry.state in (FREED, PACKED):
+                state = "freed" if entry.state == FREED else "kept by a saved tensor hook"
+                rows.append(style.small(f"{what}: {state}", "#666666"))
                 continue
             who = self.known.name(entry.tensor) or self._saved_value(entry)
             if entry.state == STALE:
