@@ -534,3 +534,21 @@ def test_format_of_zero_dim_tensor_is_its_number(spec):
         )
 
     same(run)
+
+
+def test_grad_kept_with_create_graph_is_a_copy_recorded_as_copybackwards():
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        given = lib.tensor([1.0, 1.0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch warns about the reference cycle this makes
+            (x**3).sum().backward(create_graph=True)
+            first = x.grad
+            edges = [type(n).__name__ if n is not None else None for n, _ in first.grad_fn.next_functions]
+            (x**3).sum().backward(create_graph=True)
+            second = x.grad
+            x.grad = None
+            x.backward(given, create_graph=True)
+        return first, edges, second, x.grad is given, x.grad
+
+    same(run)

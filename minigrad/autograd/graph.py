@@ -137,8 +137,10 @@ class AccumulateGrad(Node):
             # Take the gradient itself when nothing else refers to it (PyTorch "steals" it too);
             # otherwise copy, so that later in-place work on leaf.grad cannot touch another
             # tensor. The references expected: the engine's list, `new`, getrefcount's argument.
-            if create_graph:
-                leaf._grad = new
+            if create_graph:  # a copy, which records CopyBackwards when the gradient has a graph
+                from ..functions import copy_op
+
+                leaf._grad = copy_op(leaf.detach(), new)
             elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new):
                 leaf._grad = type(new)._make(new._data)  # detached, and not a view
             else:
