@@ -731,7 +731,26 @@ CELLS = [
                     return leaves
                 """,
                 ["ex4_hidden"],
-            )
+            ),
+            # Deduplicated by value (==), not identity: two leaves with equal values become one.
+            mistake(
+                """
+                def find_leaves(t):
+                    out, seen, stack = [], set(), [t.grad_fn] if t.grad_fn is not None else []
+                    while stack:
+                        node = stack.pop()
+                        if node in seen:
+                            continue
+                        seen.add(node)
+                        if type(node).__name__ == "AccumulateGrad":
+                            v = node.variable
+                            if not any(o.shape == v.shape and bool((o == v).all()) for o in out):
+                                out.append(v)
+                        stack.extend(n for n, _ in node.next_functions if n is not None)
+                    return out
+                """,
+                ["ex4_hidden"],
+            ),
         ],
     ),
     tests(
@@ -784,6 +803,12 @@ CELLS = [
         check(_a.grad is not None, "after find_leaves, backward must still work")
         _only = (_data * 3 + _b).exp().sum()
         check(_ids(find_leaves(_only)) == {id(_b)}, "constants are not leaves that get a gradient")
+        _twin1 = torch.tensor([1.0, 2.0], requires_grad=True)
+        _twin2 = torch.tensor([1.0, 2.0], requires_grad=True)
+        check(
+            _ids(find_leaves((_twin1 * _twin2 + _twin1).sum())) == {id(_twin1), id(_twin2)},
+            "two different leaves that hold equal values are two leaves: compare tensors with `is`, not `==`",
+        )
         _chain = torch.tensor(1.0, requires_grad=True)
         _y = _chain
         for _i in range(5000):

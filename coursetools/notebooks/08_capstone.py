@@ -533,7 +533,17 @@ CELLS = [
                     return (predictions == y[:64]).float().mean().item()
                 """,
                 ["ex4_hidden"],
-            )
+            ),
+            # The largest logit's value, not its index: only ex4 may lose points (exercise 5
+            # measures the accuracy with the grader's own code).
+            mistake(
+                """
+                def accuracy(model, x, y):
+                    with torch.no_grad():
+                        return (model(x).max(dim=1)[0] == y).float().mean().item()
+                """,
+                ["ex4_visible", "ex4_hidden"],
+            ),
         ],
     ),
     tests(
@@ -676,7 +686,8 @@ CELLS = [
         "ex5_visible",
         """
         check(type(losses) is list and len(losses) > 0, "train should return (model, losses) with one loss per step")
-        _acc = accuracy(model, x_test, y_test)
+        with torch.no_grad():  # measured here, not with your accuracy(): a slip there costs exercise 4 only
+            _acc = (model(x_test).argmax(dim=1) == y_test).float().mean().item()
         check(
             _acc >= 0.90,
             f"test accuracy {_acc:.3f} is below 0.90: train longer, change the learning rate, or widen the model",
@@ -684,7 +695,7 @@ CELLS = [
         print(f"test accuracy {_acc:.3f}: train passes the visible tests.")
         """,
         points=1,
-        needs=["ex1_answer", "ex3_answer", "ex4_answer", "ex5_answer"],
+        needs=["ex1_answer", "ex3_answer", "ex5_answer"],
     ),
     tests(
         "ex5_hidden",
@@ -692,7 +703,8 @@ CELLS = [
         # Graded (hidden tests): trained again with another seed on part of the data.
         _model, _losses = train(x_train[:900], y_train[:900], seed=1)
         ### BEGIN HIDDEN TESTS
-        _acc = accuracy(_model, x_test, y_test)
+        with torch.no_grad():
+            _acc = (_model(x_test).argmax(dim=1) == y_test).float().mean().item()
         check(_acc >= 0.90, f"trained again (seed 1, 900 images): test accuracy only {_acc:.3f}")
         _model2, _losses2 = train(x_train[:900], y_train[:900], seed=1)
         check_close(_losses2, _losses, "two runs with seed 1 must give the same losses", atol=1e-6)
@@ -700,7 +712,7 @@ CELLS = [
         ### END HIDDEN TESTS
         """,
         points=3,
-        needs=["ex1_answer", "ex3_answer", "ex4_answer", "ex5_answer"],
+        needs=["ex1_answer", "ex3_answer", "ex5_answer"],
     ),
     # ------------------------------------------------------------------ GPU
     md(
