@@ -97,6 +97,18 @@ class Sequential(Module):
             self._modules[str(i)] = m
         return self
 
+    def pop(self, key: int | slice) -> Module:
+        """Remove and return the module at ``key`` (the rest are renumbered)."""
+        module = self[key]
+        del self[key]
+        return module
+
+    def __add__(self, other: Sequential) -> Sequential:
+        """A new ``Sequential`` of this one's modules followed by ``other``'s."""
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        return Sequential(*self, *other)
+
 
 class ModuleList(Module):
     """A list of modules that are registered (their parameters show in ``parameters()``).

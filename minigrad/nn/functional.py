@@ -12,7 +12,7 @@ import warnings
 
 from .. import backend, dtypes
 from .. import functions as _F
-from ..autograd.grad_mode import no_grad
+from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..factories import arange, full_like, ones, ones_like, rand, zeros, zeros_like
 from ..tensor import Tensor
 from . import _ops
@@ -1307,22 +1307,49 @@ def mse_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_shapes_differ(input, target)
-    _F.broadcast_shapes(input.shape, target.shape)
+    shape = input.shape
+    input, target = _broadcast_pair(input, target)  # as PyTorch: ExpandBackward0 where they differ
     if weight is not None:
-        if weight.shape != input.shape:
-            raise ValueError("Weights and input must have the same size.")
-        weighted = (input - target) ** 2 * weight
-        if reduction == "none":
-            return weighted
-        return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
+        return _weighted(input.sub(target).pow(2), weight, reduction, shape)
     dtype = _F._operand_dtype((input, target))
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dtype._legacy_name}'")
     return _F.mse_loss_op(input, target, reduction=reduction, dtype=dtype)
 
 
-def l1_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
-    """Mean (or sum, or each) of ``|input - target|``, from elementary ops as in PyTorch."""
+def _weighted(errors: Tensor, weight: Tensor, reduction: str, input_shape) -> Tensor:
+    """``errors * weight``, summed, or divided by the sum of the weights for ``'mean'`` (the
+    weighted forms of ``mse_loss`` and ``l1_loss``, composed as in PyTorch's Python code)."""
+    if weight.shape != input_shape:
+        raise ValueError("Weights and input must have the same size.")
+    weighted = errors * weight
+    if reduction == "none":
+        return weighted
+    return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
+
+
+def l1_loss(
+    input: Tensor,
+    target: Tensor,
+    size_average=None,
+    reduce=None,
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean (or sum, or each) of ``|input - target|``, from elementary ops as in PyTorch.
+
+    With ``weight`` (same shape as ``input``) the mean is ``sum(weight * |err|) / sum(weight)``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.l1_loss(torch.tensor([1.0, 4.0]), torch.tensor([2.0, 2.0]))
+    tensor(1.5000)
+    """
     reduction = _reduction(size_average, reduce, reduction)
     _warn_if_shapes_differ(input, target)
+    shape = input.shape
+    input, target = _broadcast_pair(input, target)
+    if weight is not None:
+        return _weighted((input - target).abs(), weight, reduction, shape)
     return _reduced((input - target).abs(), reduction)
 
 
@@ -1341,6 +1368,11 @@ def binary_cross_entropy(
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size."
+        )
+    if target.dtype != input.dtype:
+        raise RuntimeError(
+            f"Found dtype {target.dtype._legacy_name} but expected {input.dtype._legacy_name} "
+            "(the target must have the dtype of the input)"
         )
     values = input.detach()
     if input.numel() and bool(((values < 0) | (values > 1) | values.isnan()).any()):
@@ -1367,6 +1399,13 @@ def binary_cross_entropy_with_logits(
     reduction = _reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._legacy_name}'")
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(
+            f"result type {input.dtype._legacy_name} can't be cast to the desired output type "
+            f"{target.dtype._legacy_name} (pass a floating-point target, e.g. target.float())"
+        )
     return _ops.binary_cross_entropy_with_logits_op(
         input,
         target,
@@ -1395,7 +1434,7 @@ def _warn_if_shapes_differ(input: Tensor, target: Tensor) -> None:
 
 
 def _check_class_target(input: Tensor, target: Tensor) -> None:
-    if target.dtype.is_floating_point or target.dtype.name == "bool":
+    if target.dtype.name not in ("int64", "uint8"):  # PyTorch's kernels take these two only
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy_name}")
     shape, target_shape = input._data.shape, target._data.shape  # plain tuples: read every step
     if not shape:
@@ -1446,8 +1485,24 @@ def nll_loss(
         bad = (values != ignore_index) & ((values < 0) | (values >= classes))
         if bad.any():
             raise IndexError(f"Target {int(values[bad].reshape(-1)[0])} is out of bounds.")
-    weights = None if weight is None else weight.detach().to(input.dtype)._data
-    op = _ops.nll_loss2d_op if input.ndim >= 3 else _F.nll_loss_op
+    if is_grad_enabled():  # PyTorch checks only while recording
+        _not_differentiable(weight, "nll_loss2d_forward" if input.ndim >= 3 else "nll_loss_forward", "weight")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(
+            f"expected scalar type {input.dtype._legacy_name} but found {weight.dtype._legacy_name} "
+            "(the weight must have the dtype of the input)"
+        )
+    weights = None if weight is None else weight.detach()._data
+    if input.ndim == 3 or input.ndim > 4:
+        # ATen's nll_loss_nd: the 2-d loss of views (N, C, 1, -1) and (N, 1, -1), viewed back
+        n, c = input.shape[:2]
+        flat = input.contiguous().view(n, c, 1, -1) if input.numel() else input.view(n, c, 0, 0)
+        flat_target = target.contiguous().view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
+        out = _ops.nll_loss2d_op(
+            flat, target=_F._kept(flat_target, flat), weight=weights, reduction=reduction, ignore_index=ignore_index
+        )
+        return out.view(n, *input.shape[2:]) if reduction == "none" else out
+    op = _ops.nll_loss2d_op if input.ndim == 4 else _F.nll_loss_op
     return op(input, target=_F._kept(target, input), weight=weights, reduction=reduction, ignore_index=ignore_index)
 
 
@@ -1490,30 +1545,33 @@ def cross_entropy(
             )
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / classes
-        terms = logp * target if class_weight is None else logp * class_weight * target
+        if label_smoothing > 0:  # C++ arithmetic with numbers: MulBackward1, AddBackward1
+            smoothed = _F.mul_scalar_op(target, other=1 - label_smoothing, dtype=target.dtype)
+            target = _F.add_scalar_op(smoothed, other=label_smoothing / classes, dtype=target.dtype)
+        terms = logp * target if class_weight is None else logp * target * class_weight
         if reduction == "none":
             return -terms.sum(class_dim)
         if reduction == "sum":
             return -terms.sum()
-        return -terms.sum() / (input.numel() / classes if input.numel() else math.nan)
+        if not input.numel():
+            return -terms.sum().fill_(math.nan)
+        return _F.div_scalar_op(-terms.sum(), other=input.numel() // classes, dtype=input.dtype)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return loss
-    # Label smoothing mixes in the loss against the uniform distribution over classes.
-    kept = (target != ignore_index).to(input.dtype)
-    per_item = -(logp if class_weight is None else logp * class_weight).sum(class_dim) * kept
-    if reduction == "none":
-        smooth = per_item
-    elif reduction == "sum":
-        smooth = per_item.sum()
-    elif weight is None:
-        smooth = per_item.sum() / kept.sum()
-    else:
-        safe = _F.where(target == ignore_index, 0, target)
-        smooth = per_item.sum() / (weight.detach()[safe] * kept).sum()
-    return loss * (1 - label_smoothing) + smooth * (label_smoothing / classes)
+    # Label smoothing mixes in the loss against the uniform distribution over classes, composed
+    # as ATen composes it (masked_fill_ of the ignored targets, C++ products with numbers).
+    ignored = target == ignore_index
+    smooth = -(logp if class_weight is None else logp * class_weight).sum(class_dim)
+    smooth.masked_fill_(ignored, 0.0)
+    if reduction == "sum":
+        smooth = smooth.sum()
+    elif reduction == "mean" and weight is None:
+        smooth = smooth.sum() / (~ignored).sum()
+    elif reduction == "mean":
+        smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+    kept_part = _F.mul_scalar_op(loss, other=1 - label_smoothing, dtype=loss.dtype)
+    return kept_part + _F.mul_scalar_op(smooth, other=label_smoothing / classes, dtype=smooth.dtype)
 
 
 def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:

@@ -81,6 +81,21 @@ def ones_(tensor: Tensor) -> Tensor:
         return tensor.fill_(1.0)
 
 
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-d tensor with the identity matrix (ones on the diagonal, zeros elsewhere).
+
+    >>> import minigrad as torch
+    >>> torch.nn.init.eye_(torch.empty(2, 3))
+    tensor([[1., 0., 0.],
+            [0., 1., 0.]])
+    """
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    with no_grad():
+        tensor.zero_().diagonal().fill_(1)
+    return tensor
+
+
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
     """Glorot: uniform in ``±gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)

@@ -20,7 +20,7 @@ from ..hooks import RemovableHandle, add_hook
 from ..tensor import Tensor
 from .parameter import Parameter
 
-_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+_IncompatibleKeys = namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # PyTorch's repr
 
 
 def _type_name(value) -> str:

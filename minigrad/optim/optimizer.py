@@ -75,15 +75,22 @@ class Optimizer:
                 "optimizer parameters need to be organized in ordered collections, but the ordering of "
                 "tensors in sets will change between runs. Please use a list instead."
             )
+        # (name, tensor) pairs, as from model.named_parameters(): the names are kept as param_names
         params = list(params)
+        named = [p for p in params if isinstance(p, tuple)]
+        params = [p[1] if isinstance(p, tuple) else p for p in params]
+        if named and len(named) != len(params):
+            raise ValueError("all optimizer params should be with/without names. Some param names are missing")
         for param in params:
             if not isinstance(param, Tensor):
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(param).__name__}")
             if not param.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = {"params": params}
+        group = {**param_group, "params": params}  # PyTorch's order: the given keys, then the defaults
+        if named:
+            group["param_names"] = [name for name, _ in named]
         for name, default in self.defaults.items():
-            value = param_group.get(name, default)
+            value = group.setdefault(name, default)
             if value is required:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             if isinstance(value, Tensor) or isinstance(value, tuple) and any(isinstance(v, Tensor) for v in value):
@@ -91,9 +98,11 @@ class Optimizer:
                     f"minigrad's optimizers take {name} as numbers, not tensors (PyTorch accepts both): "
                     f"pass {name}={value!r} as Python floats, e.g. with .item()"
                 )
-            group[name] = value
-        for name, value in param_group.items():
-            group.setdefault(name, value)
+        if any(("param_names" in g) != bool(named) for g in self.param_groups):
+            raise ValueError(
+                "all optimizer param groups should be with/without names. "
+                f"cannot add param group {'with' if named else 'without'} names to the optimizer"
+            )
         if len({id(p) for p in params}) != len(params):
             warnings.warn(
                 "optimizer contains a parameter group with duplicate parameters; in future, this will cause an error; "
@@ -133,6 +142,9 @@ class Optimizer:
                 for param in group["params"]:
                     if param._grad is not None:
                         self._update(param, param._grad, group, self.state[param])
+                        if not self.state[param]:
+                            # nothing kept (SGD without momentum): no entry, as PyTorch's state
+                            del self.state[param]
         return loss
 
     def _update(self, param: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:

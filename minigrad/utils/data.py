@@ -19,7 +19,9 @@ in the calling process: ``num_workers`` is accepted and changes nothing but spee
 
 from __future__ import annotations
 
+import bisect
 import collections.abc
+import itertools
 import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -28,7 +30,7 @@ from typing import Any
 from .. import dtypes, factories, functions
 from ..tensor import Tensor
 
-__all__ = ["DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate", "random_split"]
+__all__ = ["ConcatDataset", "DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate", "random_split"]
 
 
 class Dataset:
@@ -37,8 +39,8 @@ class Dataset:
     def __getitem__(self, index):
         raise NotImplementedError("Subclasses of Dataset should implement __getitem__.")
 
-    def __add__(self, other: Dataset):
-        raise NotImplementedError("minigrad has no ConcatDataset: make one dataset holding both")
+    def __add__(self, other: Dataset) -> ConcatDataset:
+        return ConcatDataset([self, other])
 
 
 class TensorDataset(Dataset):
@@ -54,6 +56,35 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].shape[0]
+
+
+class ConcatDataset(Dataset):
+    """The samples of several datasets, one after the other (``a + b`` makes one too).
+
+    >>> import minigrad as torch
+    >>> from minigrad.utils.data import ConcatDataset, TensorDataset
+    >>> both = ConcatDataset([TensorDataset(torch.arange(3)), TensorDataset(torch.arange(10, 12))])
+    >>> len(both), both[3], both.cumulative_sizes
+    (5, (tensor(10),), [3, 5])
+    """
+
+    def __init__(self, datasets: Iterable) -> None:
+        self.datasets = list(datasets)
+        if not self.datasets:
+            raise AssertionError("datasets should not be an empty iterable")
+        self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
+
+    def __len__(self) -> int:
+        return self.cumulative_sizes[-1]
+
+    def __getitem__(self, index: int):
+        if index < 0:
+            if -index > len(self):
+                raise ValueError("absolute value of index should not exceed dataset length")
+            index += len(self)
+        which = bisect.bisect_right(self.cumulative_sizes, index)
+        start = self.cumulative_sizes[which - 1] if which else 0
+        return self.datasets[which][index - start]
 
 
 class Subset(Dataset):
