@@ -77,5 +77,6 @@ int = int32  # noqa: A001
 __version__ = "0.1.0"
 
 
-from . import linalg, nn, optim, utils  # noqa: E402  (these build on everything above)
+from . import linalg, nn, optim, special, utils  # noqa: E402  (these build on everything above)
 from .linalg import inv as inverse  # noqa: E402
+from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402

@@ -654,16 +654,25 @@ def _axpy(dst, src):
     return axpy
 
 
-def erf(a):
-    """The error function of an array, from SciPy (NumPy has none) or CuPy's copy of it."""
-    if isinstance(a, numpy.ndarray):
+def special(name: str, *args):
+    """``scipy.special.<name>(*args)`` on NumPy arrays, or CuPy's copy of it on GPU arrays, in
+    the dtype of the first array among ``args`` (SciPy computes float16, and some functions
+    float32, in float64). ``args`` may mix arrays and numbers (``polygamma(n, x)``)."""
+    first = next(a for a in args if is_array(a))
+    if isinstance(first, numpy.ndarray):
         import scipy.special
 
-        return scipy.special.erf(a).astype(a.dtype, copy=False)  # SciPy computes float16 in float64
+        # (asarray: SciPy gives a 0-d array back as a NumPy scalar)
+        return numpy.asarray(getattr(scipy.special, name)(*args), dtype=first.dtype)
     import cupyx.scipy.special
 
-    with on(device_of(a)):
-        return cupyx.scipy.special.erf(a)
+    with on(device_of(first)):
+        return getattr(cupyx.scipy.special, name)(*args).astype(first.dtype, copy=False)
+
+
+def erf(a):
+    """The error function of an array (NumPy has none)."""
+    return special("erf", a)
 
 
 def diagonal(a, offset: int, axis1: int, axis2: int):

@@ -119,6 +119,9 @@ sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
             self=lambda grad, self: grad * self.cos())
 cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
             self=lambda grad, self: -grad * self.sin())
+# PyTorch's rule reads the result: d tan = 1 + tan².
+tan_op = Op("TanBackward0", lambda xp, self: xp.tan(self),
+            self=lambda grad, result: grad * add_scalar_op(result.pow(2), other=1))
 erf_op = Op("ErfBackward0", lambda xp, self: backend.erf(self),
             self=lambda grad, self: 2 / math.sqrt(math.pi) * (-self.pow(2)).exp() * grad)
 tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
@@ -1684,6 +1687,21 @@ def sin(input: Tensor) -> Tensor:
 
 def cos(input: Tensor) -> Tensor:
     return cos_op(_check_tensor(input, "cos"), dtype=_floating(input))
+
+
+def tan(input: Tensor) -> Tensor:
+    """The tangent of each element (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.tan(torch.tensor([0.0, 0.5]))
+    tensor([0.0000, 0.5463])
+    """
+    return tan_op(_check_tensor(input, "tan"), dtype=_floating(input))
+
+
+def tan_(input: Tensor) -> Tensor:
+    """``input.tan_()``: the tangent in place."""
+    return _check_tensor(input, "tan_").tan_()
 
 
 def erf(input: Tensor) -> Tensor:

@@ -896,6 +896,9 @@ class Tensor:
     def tanh_(self) -> Tensor:
         return self._apply_inplace(F.tanh)
 
+    def tan_(self) -> Tensor:
+        return self._apply_inplace(F.tan)
+
     def asin_(self) -> Tensor:
         return self._apply_inplace(F.asin)
 
@@ -1181,6 +1184,7 @@ _METHODS = {
     "sqrt",
     "sin",
     "cos",
+    "tan",
     "tanh",
     "sigmoid",
     "remainder",
