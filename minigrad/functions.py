@@ -86,6 +86,12 @@ trunc_op = Op("TruncBackward0", lambda xp, self: xp.trunc(self),
 floor_divide_op = Op("NotImplemented", lambda xp, self, other: _div_rounded(xp, self, other, "floor"),
                      self=lambda grad: _no_derivative("floor_divide"),
                      other=lambda grad: _no_derivative("floor_divide"))
+# PyTorch's NotImplemented node has an edge only for an input that requires grad: a number, or a
+# tensor that does not, is a parameter here.
+floor_divide_scalar_op = Op("NotImplemented", lambda xp, self, *, other: _div_rounded(xp, self, xp.asarray(other, dtype=self.dtype), "floor"),
+                            self=lambda grad: _no_derivative("floor_divide"))
+rfloor_divide_op = Op("NotImplemented", lambda xp, other, *, base: _div_rounded(xp, xp.asarray(base, dtype=other.dtype), other, "floor"),
+                      other=lambda grad: _no_derivative("floor_divide"))
 # Remainders: ``%`` takes the sign of the divisor (Python's), fmod the sign of the dividend (C's).
 remainder_op = Op("RemainderBackward1", lambda xp, self, other: _modulo(xp, self, other, xp.remainder),
                   self=lambda grad: grad,
@@ -161,9 +167,21 @@ clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(m
 # [min, max] including the ends, a bound's gradient where it is the value taken. The masks are
 # combined in place as PyTorch does, so bounds of other shapes fail in backward where its do.
 clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(max, xp.maximum(min, self)),
-                     self=lambda grad, self, min, max: where((self >= min).logical_and_(self <= max), grad, 0.0),
+                     self=lambda grad, self, min, max: where(_inside(self, min, max), grad, 0.0),
                      min=lambda grad, self, min, max: where((self < min).logical_and_(min < max), grad, 0.0),
                      max=lambda grad, self, min, max: where((self > max).logical_or_(max < min), grad, 0.0))
+
+
+def _inside(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
+    """``min <= self <= max``, the masks combined in place as PyTorch does; a bound not given
+    (a 0-d infinity) is left out, as PyTorch's one-bound rule does, so it cannot fail there."""
+    if min.ndim == 0 and math.isinf(min.item()):
+        return self <= max
+    if max.ndim == 0 and math.isinf(max.item()):
+        return self >= min
+    return (self >= min).logical_and_(self <= max)
+
+
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(other, self),
                 self=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)),
                 other=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)))
@@ -175,9 +193,9 @@ where_op = Op("WhereBackward0", lambda xp, self, other, *, condition: xp.where(c
               self=lambda grad, condition: where(Tensor._make(condition), grad, 0.0),
               other=lambda grad, condition: where(Tensor._make(condition), 0.0, grad))
 # The mask is a parameter (an array), not an input: PyTorch's node has no edge for it.
-masked_fill_op = Op("MaskedFillBackward0", lambda xp, self, *, mask, value: xp.where(mask, xp.asarray(value).astype(self.dtype), self),
+masked_fill_op = Op("MaskedFillBackward0", lambda xp, self, *, mask, value: _row_major(xp, xp.where(mask, xp.asarray(value).astype(self.dtype), self)),
                     self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0))
-masked_fill_tensor_op = Op("MaskedFillBackward1", lambda xp, self, value, *, mask: xp.where(mask, value.astype(self.dtype), self),
+masked_fill_tensor_op = Op("MaskedFillBackward1", lambda xp, self, value, *, mask: _row_major(xp, xp.where(mask, value.astype(self.dtype), self)),
                            self=lambda grad, mask: masked_fill(grad, Tensor._make(mask), 0),
                            value=lambda grad, mask: where(Tensor._make(mask), grad, 0.0).sum())
 
@@ -287,15 +305,17 @@ var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(x
             self=lambda grad, self, dim, correction, keepdim: _var_backward(grad, self, dim, correction, keepdim))
 std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: xp.sqrt(_var(xp, self, dim, correction, keepdim)),
             self=lambda grad, self, result, dim, correction, keepdim: _var_backward((grad / mul_scalar_op(result, other=2)).masked_fill_(result == 0, 0), self, dim, correction, keepdim))
+# The rules name ``result`` (unused) so that it is saved, as PyTorch's nodes save it: changing a
+# product in place before backward raises there.
 prod_op = Op("ProdBackward0", lambda xp, self: _prod(xp, self, None, False),
-             self=lambda grad, self: _prod_backward(grad, self, None))
+             self=lambda grad, self, result: _prod_backward(grad, self, None))
 prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, self, dim, keepdim),
-                 self=lambda grad, self, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
-cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: xp.cumsum(self, axis=dim, dtype=_accumulated(self)) if self.ndim else self.copy(),
+                 self=lambda grad, self, result, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
+cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: _row_major(xp, xp.cumsum(self, axis=dim, dtype=_accumulated(self))) if self.ndim else self.astype(_accumulated(self)),
                self=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim) if grad.ndim and grad.shape[dim] > 1 else grad)
 # PyTorch's cumprod_backward: sum_j>=k grad_j * result_j / self_k without zeros; with zeros, the
 # products that leave out self_k, written out (so the second derivative is right there too).
-cumprod_op = Op("CumprodBackward0", lambda xp, self, *, dim: xp.cumprod(self, axis=dim, dtype=_accumulated(self)) if self.ndim else self.astype(_accumulated(self)),
+cumprod_op = Op("CumprodBackward0", lambda xp, self, *, dim: _row_major(xp, xp.cumprod(self, axis=dim, dtype=_accumulated(self))) if self.ndim else self.astype(_accumulated(self)),
                 self=lambda grad, self, result, dim: _cumprod_backward(grad, self, result, dim))
 logsumexp_op = Op("LogsumexpBackward0", lambda xp, self, *, dim, keepdim: _logsumexp(xp, self, dim, keepdim),
                   self=lambda grad, self, result, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * (self - _unreduce(result, self.shape, dim, keepdim)).exp())
@@ -463,8 +483,9 @@ scatter_add_op = Op("ScatterAddBackward0", lambda xp, self, src, *, dim, index: 
                     self=lambda grad: grad,
                     src=lambda grad, dim, index, src_shape: _src_grad("ScatterAddBackward0", grad, dim, index, src_shape))
 # index_select(x, 1, i) is x[:, i]: its gradient is put back as indexing's is (repeats add up).
-index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, self_sym_sizes: xp.take(self, index, axis=dim),
-                     self=lambda grad, dim, index, self_sym_sizes: embed(grad, shape=self_sym_sizes, key=(slice(None),) * dim + (index,)))
+# (a 0-d tensor is one element, which index 0 selects: a copy of it, as PyTorch's node gives)
+index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, self_sym_sizes: xp.take(self, index, axis=dim) if self.ndim else self.copy(),
+                     self=lambda grad, dim, index, self_sym_sizes: embed(grad, shape=self_sym_sizes, key=(slice(None),) * dim + (index,)) if self_sym_sizes else grad)
 # index_add(x, 1, i, s) adds s[:, k] into x[:, i[k]] (repeats add up): its gradient for source
 # reads grad back at i, as index_select does.
 index_add_op = Op("IndexAddBackward0", lambda xp, self, source, *, dim, index, alpha: _index_add(xp, self, source, dim, index, alpha),
@@ -517,9 +538,10 @@ as_strided_op = Op("AsStridedBackward0", lambda xp, self, *, steps: _take_view(x
                    view=True, self=lambda grad, steps: _untake_view(grad, steps))
 # PyTorch's cat skips 1-D empty tensors among tensors of more dimensions (they still count for
 # the dtype and for requires_grad, and get an empty gradient).
-cat_op = Op("CatBackward0", lambda xp, *tensors, dim: xp.concatenate(_joined(tensors), axis=dim),
+# NumPy keeps the inputs' column-major layout (x.t()); PyTorch's result is row-major, so views of it work.
+cat_op = Op("CatBackward0", lambda xp, *tensors, dim: _row_major(xp, xp.concatenate(_joined(tensors), axis=dim)),
             tensors=lambda grad, shapes, dim: _split(grad, shapes, dim))
-stack_op = Op("StackBackward0", lambda xp, *tensors, dim: xp.stack(tensors, axis=dim),
+stack_op = Op("StackBackward0", lambda xp, *tensors, dim: _row_major(xp, xp.stack(tensors, axis=dim)),
               tensors=lambda grad, shapes, dim: [grad.select(dim, i) for i in range(len(shapes))])
 # block_diag puts each input (a 0-d tensor as 1x1, a vector as a row) on the diagonal of zeros;
 # each one's gradient is its block of the gradient.
@@ -912,14 +934,21 @@ def _untake_view(grad, steps):
     return grad
 
 
+def _row_major(xp, a):
+    """``a`` laid out row-major (contiguous), as PyTorch lays out the results of cat, stack,
+    softmax, masked_fill and running sums whatever the inputs' layout (NumPy would follow a
+    transposed input's)."""
+    return a if a.flags.c_contiguous else xp.ascontiguousarray(a)  # (ascontiguousarray makes 0-d 1-d)
+
+
 def _softmax(xp, a, dim):
     e = xp.exp(_shifted(a, dim))
-    return e / e.sum(axis=_axis(a, dim), keepdims=True)
+    return _row_major(xp, e / e.sum(axis=_axis(a, dim), keepdims=True))
 
 
 def _log_softmax(xp, a, dim):
     shifted = _shifted(a, dim)
-    return shifted - xp.log(xp.exp(shifted).sum(axis=_axis(a, dim), keepdims=True))
+    return _row_major(xp, shifted - xp.log(xp.exp(shifted).sum(axis=_axis(a, dim), keepdims=True)))
 
 
 def _axis(a, dim):
@@ -1563,7 +1592,16 @@ def floor_divide(input, other) -> Tensor:
     """``input // other``: the quotient rounded down, as Python's ``//``. Not differentiable, as
     in PyTorch: its grad_fn is ``NotImplemented``, and backward through it raises."""
     _check_division(input, other, "div_floor")
-    return _binary(floor_divide_op, input, other)
+    input_grad, other_grad = (isinstance(t, Tensor) and t.requires_grad for t in (input, other))
+    if input_grad == other_grad:  # no edge to leave out
+        return _binary(floor_divide_op, input, other)
+    dtype = _operand_dtype((input, other))
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        broadcast_shapes(input.shape, other.shape)
+        _, (input, other) = _one_device("floor_divide", input, other)
+    if input_grad:
+        return floor_divide_scalar_op(input, other=other._data if isinstance(other, Tensor) else other, dtype=dtype)
+    return rfloor_divide_op(other, base=input._data if isinstance(input, Tensor) else input, dtype=dtype)
 
 
 def remainder(input, other) -> Tensor:
@@ -2165,23 +2203,30 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
-def sum(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
-    """Sum of all elements, or over ``dim`` (an int or a tuple of ints)."""
+def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+    """Sum of all elements, or over ``dim`` (an int or a tuple of ints); ``dtype`` casts the input
+    first, inside the one node (no ``ToCopyBackward0``), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.tensor([1, 2]).sum(dtype=torch.float64)
+    tensor(3., dtype=torch.float64)
+    """
     if dim is None:
-        return sum_op(input)
-    return sum_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
+        return sum_op(input, dtype=dtype)
+    return sum_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
-    """Mean of all elements, or over ``dim``; floating tensors only, as in PyTorch."""
-    if not input.dtype.is_floating_point:
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Mean of all elements, or over ``dim``; floating tensors only (or a floating ``dtype`` to
+    compute in), as in PyTorch."""
+    if not (dtype or input.dtype).is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
-            f"complex dtype. Got: {input.dtype._legacy_name}. Convert it first, e.g. x.float().mean()"
+            f"complex dtype. Got: {(dtype or input.dtype)._legacy_name}. Convert it first, e.g. x.float().mean()"
         )
     if dim is None:
-        return mean_op(input)
-    return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim)
+        return mean_op(input, dtype=dtype)
+    return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
@@ -2243,19 +2288,16 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
-    """Product of all elements, or along one ``dim`` (integers and bools give int64)."""
-    if dtype is not None:
-        input = input.to(dtype)
+    """Product of all elements, or along one ``dim`` (integers and bools give int64; ``dtype``
+    casts inside the node, as in PyTorch)."""
     if dim is None:
-        return prod_op(input)
-    return prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim)
+        return prod_op(input, dtype=dtype)
+    return prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
-    """Running sums along ``dim`` (integers and bools give int64)."""
-    if dtype is not None:
-        input = input.to(dtype)
-    return cumsum_op(input, dim=_wrap_dim(dim, input.ndim))
+    """Running sums along ``dim`` (integers and bools give int64; ``dtype`` casts inside the node)."""
+    return cumsum_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype)
 
 
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
@@ -2265,9 +2307,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     >>> torch.cumprod(torch.tensor([1.0, 2.0, 0.0, 4.0]), 0)
     tensor([1., 2., 0., 0.])
     """
-    if dtype is not None:
-        input = input.to(dtype)
-    return cumprod_op(input, dim=_wrap_dim(dim, input.ndim))
+    return cumprod_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype)
 
 
 def cummax(input: Tensor, dim: int):
@@ -2573,9 +2613,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     >>> torch.nansum(torch.tensor([1.0, float("nan"), 2.0]))
     tensor(3.)
     """
-    if dtype is not None:
-        input = input.to(dtype)
-    return nansum_op(input, dim=None if dim is None else _dims(dim, input.ndim), keepdim=keepdim)
+    return nansum_op(input, dim=None if dim is None else _dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -4186,8 +4224,13 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
         if index.numel() != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
         _check_in_range(index, 1, lambda v: f"index_select(): index {v} out of range for tensor of size [] and dimension 0")
-        return index_select(input.reshape(1), 0, index.reshape(1)).reshape(())
-    _check_in_range(index, input.shape[dim], lambda v: f"INDICES element is out of DATA bounds, id={v} axis_dim={input.shape[dim]}")
+        return index_select_op(input, dim=0, index=_kept(index, input, array=index._data.reshape(-1)), self_sym_sizes=())
+    if not input.shape[dim] and index.numel() and input.ndim > 1:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    if input.ndim == 2 and dim == 1:  # PyTorch's CPU kernel for this case has its own words
+        _check_in_range(index, input.shape[dim], lambda v: f"INDICES element is out of DATA bounds, id={v} axis_dim={input.shape[dim]}")
+    else:
+        _check_in_range(index, input.shape[dim], lambda v: f"index out of range in self (index {v}, size {input.shape[dim]})", error=IndexError)
     _, (input, index) = _one_device("index_select", input, index)
     flat = _kept(index, input, array=index._data.reshape(-1))  # a 0-d index selects one entry, keeping the dim
     return index_select_op(input, dim=dim, index=flat, self_sym_sizes=tuple(input.shape))
@@ -4514,7 +4557,7 @@ def index_put(input: Tensor, key: tuple, value) -> Tensor:
         value = value.view(value.shape[lead:])
     try:
         return index_put_op(input, value, key=key, dtype=dtype)
-    except ValueError:  # NumPy's broadcasting error, in PyTorch's words
+    except (ValueError, TypeError):  # NumPy's broadcasting error (TypeError under a bool mask), in PyTorch's words
         _check_index_put_shape(input, key, value)
         raise
 

@@ -65,6 +65,10 @@ _MULTI_VIEW_ADVICE = (
     "This view is the output of a function that returns multiple views. Such functions do not allow the output "
     "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
+_SELF_OVERLAP_MESSAGE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+    "location (it was made by expand()). Please clone() the tensor before performing the operation."
+)
 _OVERLAP_MESSAGE = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -335,7 +339,10 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        """Set ``requires_grad`` in place and return the tensor."""
+        """Set ``requires_grad`` in place and return the tensor (a no-op for ``True`` on a result
+        of the graph, which requires grad already, as in PyTorch)."""
+        if requires_grad and self.grad_fn is not None:
+            return self
         self.requires_grad = requires_grad
         return self
 
@@ -459,7 +466,12 @@ class Tensor:
         return t
 
     def detach_(self) -> Tensor:
-        """Cut this tensor from the graph in place (it becomes a leaf)."""
+        """Cut this tensor from the graph in place (it becomes a leaf); not for views, as in PyTorch."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead: it makes a new tensor that shares "
+                "the storage, cut from the graph."
+            )
         self._grad_fn = None
         self._requires_grad = False
         return self
@@ -663,7 +675,11 @@ class Tensor:
             )
 
     def _apply_inplace(
-        self, compute: Callable[[Tensor], Tensor], operands: tuple = (), reads_operands: builtins.bool = True
+        self,
+        compute: Callable[[Tensor], Tensor],
+        operands: tuple = (),
+        reads_operands: builtins.bool = True,
+        fills: builtins.bool = False,
     ) -> Tensor:
         """Replace this tensor's values by ``compute(self)`` in place.
 
@@ -674,8 +690,12 @@ class Tensor:
         the op where the view lies, and straight through elsewhere), and the view's own grad_fn
         is made again from it when next asked for (``AsStridedBackward0``). ``reads_operands``:
         the op reads its tensor operands elementwise (fill_ and masked_fill_ only read a number),
-        so none may partly overlap this tensor in memory.
+        so none may partly overlap this tensor in memory. ``fills``: every element gets one number
+        (fill_, zero_), which PyTorch allows on an ``expand``ed tensor; other ops refuse one, before
+        any other check (PyTorch's order).
         """
+        if not fills and backend.overlaps_itself(self._data):
+            raise RuntimeError(_SELF_OVERLAP_MESSAGE)
         record = self._check_writable(operands)
         if reads_operands:
             for o in operands:
@@ -685,7 +705,7 @@ class Tensor:
         source = self._snapshot() if record else self
         with no_grad() if not record else _nullcontext():
             result = compute(source)
-        self._write(result)
+        self._write(result, fills)
         record = record and result._grad_fn is not None  # an integer or bool tensor stays out of the graph
         if record:
             fn = result._grad_fn
@@ -738,7 +758,7 @@ class Tensor:
             t._accumulator = weakref.ref(self._grad_accumulator())
         return t
 
-    def _write(self, result: Tensor) -> None:
+    def _write(self, result: Tensor, fills: builtins.bool = False) -> None:
         if result.shape != self.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
@@ -748,14 +768,14 @@ class Tensor:
                 f"result type {result.dtype._legacy_name} can't be cast to "
                 f"the desired output type {self.dtype._legacy_name}"
             )
+        dst, src = self._data, result._data
+        if fills and backend.overlaps_itself(dst):  # one value everywhere: write each location once
+            once = tuple(slice(0, 1) if stride == 0 else slice(None) for stride in dst.strides)
+            dst, src = dst[once], src[once]
         try:
-            backend.assign(self._data, result._data)
+            backend.assign(dst, src)
         except ValueError as exc:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a "
-                "single memory location (it was made by expand()). Please clone() the tensor before "
-                f"performing the operation. ({exc})"
-            ) from None
+            raise RuntimeError(f"{_SELF_OVERLAP_MESSAGE} ({exc})") from None
 
     def _accumulate_(self, other: Tensor) -> None:
         """``self += other`` on the raw values, outside autograd (gradient accumulation)."""
@@ -859,7 +879,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.triu(s, diagonal))
 
     def zero_(self) -> Tensor:
-        return self._apply_inplace(lambda s: F.zero_op(s))
+        return self._apply_inplace(lambda s: F.zero_op(s), fills=True)
 
     def fill_(self, value) -> Tensor:
         if isinstance(value, Tensor):
@@ -869,7 +889,7 @@ class Tensor:
                 )
             value = value.to(self.device)
             return self._apply_inplace(lambda s: F.fill_tensor_op(s, value, dtype=s.dtype), (value,), False)
-        return self._apply_inplace(lambda s: F.fill_op(s, value=value))
+        return self._apply_inplace(lambda s: F.fill_op(s, value=value), fills=True)
 
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
         if not isinstance(src, Tensor):
@@ -879,7 +899,7 @@ class Tensor:
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
         src = src.to(self.device)
-        return self._apply_inplace(lambda s: F.copy_op(s, src.to(s.dtype)), (src,))
+        return self._apply_inplace(lambda s: F.copy_op(s, src), (src,))
 
     def exp_(self) -> Tensor:
         return self._apply_inplace(F.exp)
