@@ -612,7 +612,7 @@ class Tensor:
         # PyTorch formats a 0-d tensor as its number, even with an empty spec (f"{t}" -> "1.0").
         if self.ndim == 0 and type(self) is Tensor:
             return self.item().__format__(spec)
-        return builtins.format(repr(self), spec)
+        return object.__format__(self, spec)  # str(self); a spec raises PyTorch's TypeError
 
     def __len__(self) -> int:
         if self.ndim == 0:

@@ -337,3 +337,17 @@ def test_index_select_of_a_0d_tensor_is_one_node_and_a_copy():
         return (*picked, changed, x, _grads(picked[0] * picked[1], x)[1])
 
     same(run)
+
+
+@pytest.mark.parametrize("spec", [".3f", ">10", ""])
+def test_format_of_tensors_and_parameters(spec):
+    def run(lib):
+        out = []
+        for t in (lib.tensor([1.0, 2.0]), lib.nn.Parameter(lib.tensor(1.0)), lib.tensor(1.5)):
+            try:
+                out.append(format(t, spec))
+            except TypeError as error:
+                out.append(str(error))
+        return out
+
+    assert run(minigrad) == run(torch)

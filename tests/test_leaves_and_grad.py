@@ -552,3 +552,18 @@ def test_grad_kept_with_create_graph_is_a_copy_recorded_as_copybackwards():
         return first, edges, second, x.grad is given, x.grad
 
     same(run)
+
+
+@pytest.mark.parametrize("switch_off", ["requires_grad_", "detach_"])
+def test_a_leaf_switched_off_after_the_forward_gets_no_grad(switch_off):
+    def run(lib):
+        x = lib.tensor([1.0, -2.0], requires_grad=True)
+        y = (x.relu() * 3).sum()
+        if switch_off == "detach_":
+            x.detach_()
+        else:
+            x.requires_grad_(False)
+        y.backward()
+        return x.grad is None
+
+    assert same(run) is True

@@ -132,6 +132,8 @@ class AccumulateGrad(Node):
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
         leaf = self.variable
+        if not leaf._requires_grad:  # it was detached or switched off since: PyTorch accumulates nothing
+            return ()
         new = grad_outputs[0]
         if leaf._grad is None:
             # Take the gradient itself when nothing else refers to it (PyTorch "steals" it too);
