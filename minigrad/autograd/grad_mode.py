@@ -41,7 +41,7 @@ class _GradMode:
         _set(self.prev)
 
     def __call__(self, func):
-        context = type(self)  # a fresh instance per call, so recursion and threads are safe
+        context = self._fresh  # a fresh instance per call, so recursion and threads are safe
         if inspect.isgeneratorfunction(func):
             return _generator_wrapper(func, context)
 
@@ -51,6 +51,10 @@ class _GradMode:
                 return func(*args, **kwargs)
 
         return wrapper
+
+    def _fresh(self):
+        """A new context manager of this mode, for one decorated call to enter."""
+        return type(self)()
 
 
 class no_grad(_GradMode):  # noqa: N801 - PyTorch's name
@@ -95,16 +99,10 @@ class set_grad_enabled(_GradMode):  # noqa: N801
 
     def __call__(self, func):
         _set(self.prev)  # used as a decorator: undo the switch made by __init__
-        mode = self.mode
-        if inspect.isgeneratorfunction(func):
-            return _generator_wrapper(func, lambda: set_grad_enabled(mode))
+        return super().__call__(func)
 
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return func(*args, **kwargs)
-
-        return wrapper
+    def _fresh(self):
+        return set_grad_enabled(self.mode)
 
 
 class inference_mode(_GradMode):  # noqa: N801
@@ -135,17 +133,8 @@ class inference_mode(_GradMode):  # noqa: N801
     def __exit__(self, *exc) -> None:
         _state.enabled, _state.inference = self.prev
 
-    def __call__(self, func):
-        mode = self.mode
-        if inspect.isgeneratorfunction(func):
-            return _generator_wrapper(func, lambda: inference_mode(mode))
-
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with inference_mode(mode):
-                return func(*args, **kwargs)
-
-        return wrapper
+    def _fresh(self):
+        return inference_mode(self.mode)
 
 
 def is_inference_mode_enabled() -> bool:
