@@ -1906,17 +1906,24 @@ def xlogy(input, other) -> Tensor:
     >>> -torch.xlogy(p, p).sum()  # the entropy, with no NaN from the zero
     tensor(0.6931)
     """
+    return _three_overloads("xlogy", (xlogy_op, xlogy_scalar_self_op, xlogy_scalar_other_op), input, other)
+
+
+def _three_overloads(name: str, ops: tuple, input, other) -> Tensor:
+    """PyTorch's three overloads of xlogy-like ops, each its own node: tensor and tensor,
+    number and tensor, tensor and number (a number is a parameter there, not an input)."""
+    tensors, self_number, other_number = ops
     if isinstance(input, Tensor) and isinstance(other, Tensor):
-        return _binary(xlogy_op, input, other, float_result=True)
+        return _binary(tensors, input, other, float_result=True)
     number_self = isinstance(input, Number) and isinstance(other, Tensor)
     if not number_self and not (isinstance(input, Tensor) and isinstance(other, Number)):
-        raise _invalid_arguments("xlogy", input, other)
+        raise _invalid_arguments(name, input, other)
     dtype = _operand_dtype((input, other))
     if not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
     if number_self:
-        return xlogy_scalar_self_op(other, self=input, dtype=dtype)
-    return xlogy_scalar_other_op(input, other=other, dtype=dtype)
+        return self_number(other, self=input, dtype=dtype)
+    return other_number(input, other=other, dtype=dtype)
 
 
 def lerp(input: Tensor, end: Tensor, weight) -> Tensor:

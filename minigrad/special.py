@@ -19,12 +19,9 @@ from . import backend, dtypes
 from .autograd.op import Op
 from .factories import arange
 from .functions import (
-    Number,
-    _binary,
     _check_tensor,
     _floating,
-    _invalid_arguments,
-    _operand_dtype,
+    _three_overloads,
     add_scalar_op,
     div_scalar_op,
     erf,
@@ -367,17 +364,9 @@ def xlog1py(input, other) -> Tensor:
     >>> torch.special.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 1.0]))
     tensor([0.0000, 1.3863])
     """
-    if isinstance(input, Tensor) and isinstance(other, Tensor):
-        return _binary(xlog1py_op, input, other, float_result=True)
-    number_self = isinstance(input, Number) and isinstance(other, Tensor)
-    if not number_self and not (isinstance(input, Tensor) and isinstance(other, Number)):
-        raise _invalid_arguments("special_xlog1py", input, other)
-    dtype = _operand_dtype((input, other))
-    if not dtype.is_floating_point:
-        dtype = dtypes.get_default_dtype()
-    if number_self:
-        return xlog1py_scalar_self_op(other, self=input, dtype=dtype)
-    return xlog1py_scalar_other_op(input, other=other, dtype=dtype)
+    return _three_overloads(
+        "special_xlog1py", (xlog1py_op, xlog1py_scalar_self_op, xlog1py_scalar_other_op), input, other
+    )
 
 
 def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
