@@ -7,7 +7,7 @@ from typing import Any
 
 from ..factories import full_like, tensor
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 
 class Adagrad(Optimizer):
@@ -46,10 +46,7 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_lr(lr)
         if not 0.0 <= lr_decay:
             raise ValueError(f"Invalid lr_decay value: {lr_decay}")
         if not 0.0 <= weight_decay:

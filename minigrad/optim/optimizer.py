@@ -12,13 +12,18 @@ from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
 
 
-def check_adam_arguments(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
-    """The checks the Adam family (Adam, AdamW, Adamax, NAdam, RAdam) makes of its arguments, in
-    PyTorch's order and words (``not 0.0 <= lr`` also refuses nan)."""
+def check_lr(lr: float) -> None:
+    """PyTorch's check of a learning rate, in its words (``not 0.0 <= lr`` also refuses nan)."""
     if isinstance(lr, Tensor) and lr.numel() != 1:
         raise ValueError("Tensor lr must be 1-element")
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
+
+
+def check_adam_arguments(lr: float, eps: float, betas: tuple[float, float], weight_decay: float) -> None:
+    """The checks the Adam family (Adam, AdamW, Adamax, NAdam, RAdam) makes of its arguments, in
+    PyTorch's order and words."""
+    check_lr(lr)
     if not 0.0 <= eps:
         raise ValueError(f"Invalid epsilon value: {eps}")
     for i, beta in enumerate(betas[:2]):

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..factories import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, check_lr
 
 
 class RMSprop(Optimizer):
@@ -44,10 +44,7 @@ class RMSprop(Optimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
+        check_lr(lr)
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= momentum:
