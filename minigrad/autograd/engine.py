@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .. import backend
-from .grad_mode import set_grad_enabled
-from .graph import AccumulateGrad, GradientEdge, Node, gradient_edge
+from .grad_mode import is_grad_enabled, set_grad_enabled
+from .graph import _STEALS, AccumulateGrad, GradientEdge, Node, gradient_edge
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -188,13 +190,16 @@ def run_backward(
                     grad_inputs = _call_node(node, grads, create_graph)
                     if observer is not None:
                         observer.after(node, grads, grad_inputs)
+                    grad_inputs = list(grad_inputs)  # handed on one by one, so each has one owner
                     if not retain_graph:
                         node.release()
                 grads = None  # keep no gradient past its step (AccumulateGrad may take it, see graph.py)
             for i, (nxt, nr) in enumerate(node.next_functions):
                 if nxt is None:
                     continue
-                g = grad_inputs[i] if grad_inputs else None
+                g = None
+                if grad_inputs:
+                    g, grad_inputs[i] = grad_inputs[i], None
                 if g is not None and (needed is None or nxt in needed):
                     if nr == 0 and nxt not in buffers:  # the first gradient to reach nxt: the common case
                         buffers[nxt] = [g]
@@ -223,7 +228,20 @@ def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
         slots = buffers[node] = [None] * (nr + 1)
     elif len(slots) <= nr:
         slots.extend([None] * (nr + 1 - len(slots)))
-    slots[nr] = grad if slots[nr] is None else slots[nr] + grad  # paths that meet are summed
+    old = slots[nr]
+    if old is None:
+        slots[nr] = grad
+    elif _owned(old) and old._data.shape == grad._data.shape and not is_grad_enabled():
+        old._accumulate_(grad)  # paths that meet are summed: into the first gradient, as PyTorch
+    else:
+        slots[nr] = old + grad
+
+
+def _owned(grad: Tensor) -> bool:
+    """Whether only the engine's buffer refers to ``grad`` and its memory, so it may be summed
+    into in place (PyTorch's ``can_accumulate_inplace``; its version counter then counts it)."""
+    # The references expected: the buffer's list, the caller's `old`, `grad`, getrefcount's argument.
+    return _STEALS and grad._base is None and sys.getrefcount(grad) <= 4 and backend.unshared(grad._data)
 
 
 def _call_tensor_hooks(node: Node, grads: list) -> list:
@@ -329,7 +347,28 @@ def backward(
     grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        _warn_about_cycles()
     run_backward(tensors, grads, retain_graph, create_graph, inputs or (), accumulate=True)
+
+
+_warned_about_cycles = False
+
+
+def _warn_about_cycles() -> None:
+    """PyTorch's warning, once per process, that a ``.grad`` with a graph keeps its leaf alive."""
+    global _warned_about_cycles
+    if not _warned_about_cycles:
+        _warned_about_cycles = True
+        warnings.warn(
+            "Using backward() with create_graph=True will create a reference cycle between the "
+            "parameter and its gradient which can cause a memory leak. We recommend using "
+            "autograd.grad when creating the graph to avoid this. If you have to use this "
+            "function, make sure to reset the .grad fields of your parameters to None after use "
+            "to break the cycle and avoid the leak.",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def grad(

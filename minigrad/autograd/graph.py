@@ -145,15 +145,23 @@ class AccumulateGrad(Node):
                 leaf._grad = copy_op(leaf.detach(), new)
             elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new):
                 leaf._grad = type(new)._make(new._data)  # detached, and not a view
+                leaf._grad._version_counter = new._version_counter  # the same tensor, to PyTorch
+                return _accumulated(leaf)
             else:
                 leaf._grad = new.detach().clone()
+            leaf._grad._version_counter.value = 1  # PyTorch's copy is an empty tensor and a copy_
         elif create_graph or leaf._grad.requires_grad:
             leaf._grad = leaf._grad + new
         else:
             leaf._grad._accumulate_(new)
-        for hook in tuple(leaf._post_accumulate_hooks.values()):
-            hook(leaf)
-        return ()
+        return _accumulated(leaf)
+
+
+def _accumulated(leaf: Tensor) -> tuple:
+    """Call the leaf's post-accumulate hooks; AccumulateGrad passes no gradient on."""
+    for hook in tuple(leaf._post_accumulate_hooks.values()):
+        hook(leaf)
+    return ()
 
 
 def _unshared(grad: Tensor) -> bool:
