@@ -226,8 +226,10 @@ class Tensor:
         if self._multi_view:  # its node stands for several views: it cannot be made again for one
             raise self._multi_view_error("its base or another view of its base has been modified inplace")
         again = F.view_again(base, self._view_steps)
+        old_fn, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
+        self._move_retained_grad(old_fn, old_nr)
 
     def _multi_view_error(self, change: str) -> RuntimeError:
         """PyTorch's error for a view made by unbind/split/chunk (or a view of one) that ``change``."""
@@ -406,6 +408,14 @@ class Tensor:
             return
         self.grad_fn._own("_retained")[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
+
+    def _move_retained_grad(self, old_fn, old_nr: int) -> None:
+        """After an in-place change gave this tensor a new grad_fn: ``retain_grad()`` keeps the
+        gradient of the new version, as in PyTorch (hooks registered before stay where they are)."""
+        if self._retains_grad and old_fn is not None and old_fn is not self._grad_fn:
+            if old_nr in old_fn._retained:
+                del old_fn._retained[old_nr]
+            self._grad_fn._own("_retained")[self._output_nr] = weakref.ref(self)
 
     def _grad_accumulator(self) -> AccumulateGrad:
         """The AccumulateGrad node of this leaf (one per leaf while a graph uses it)."""
@@ -709,12 +719,15 @@ class Tensor:
         record = record and result._grad_fn is not None  # an integer or bool tensor stays out of the graph
         if record:
             fn = result._grad_fn
+            changed = self._base if on_view else self  # the tensor whose grad_fn is replaced
+            old_fn, old_nr = changed._grad_fn, changed._output_nr
             if on_view:
                 base = self._base
                 base._grad_fn = F.CopySlices(base, fn, self._view_steps)
                 base._output_nr, base._requires_grad = 0, True
             else:
                 self._grad_fn, self._output_nr, self._requires_grad = fn, 0, True
+            changed._move_retained_grad(old_fn, old_nr)
             saved = getattr(fn, "saved", {}).get("result")
             if saved is not None:  # the node's saved output is now this tensor
                 saved.counter, saved.data = self._version_counter, self._data

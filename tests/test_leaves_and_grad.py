@@ -567,3 +567,31 @@ def test_a_leaf_switched_off_after_the_forward_gets_no_grad(switch_off):
         return x.grad is None
 
     assert same(run) is True
+
+
+RETAIN_THEN_CHANGE = {
+    "in place on the tensor": lambda h, v: h.mul_(2),
+    "through a view of it": lambda h, v: h[0].fill_(5),
+    "an indexed assignment": lambda h, v: h.__setitem__(0, 5.0),
+    "on its base, read through the view": lambda h, v: h.mul_(2),
+    "used before the change": lambda h, v: h.add_(1),
+}
+
+
+@pytest.mark.parametrize("name", RETAIN_THEN_CHANGE)
+def test_retain_grad_follows_an_in_place_change(name):
+    # PyTorch moves a tensor's retain_grad() to the grad_fn an in-place change gives it, so .grad
+    # is the gradient of the new version (tensor hooks registered before stay on the old one).
+    def run(lib):
+        w = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        h = w * 1
+        v = h[:2]
+        kept = v if name == "on its base, read through the view" else h
+        kept.retain_grad()
+        early = h * 3
+        RETAIN_THEN_CHANGE[name](h, v)
+        loss = (kept * kept).sum() + (early.sum() if name == "used before the change" else 0)
+        loss.backward()
+        return kept.grad, w.grad
+
+    Oracle(values).same(run)
