@@ -536,6 +536,28 @@ def test_floor_division_records_a_node_without_a_derivative():
     same_error(lambda lib: lib.tensor([True]).div(True, rounding_mode="trunc"), "div_trunc_cpu")
 
 
+NOT_DIFFERENTIABLE = {
+    "heaviside(x, v)": lambda lib, x, w, v: lib.heaviside(x, v),
+    "heaviside(v, x)": lambda lib, x, w, v: lib.heaviside(v, x),
+    "heaviside(x, w)": lambda lib, x, w, v: lib.heaviside(x, w),
+    "bincount(weights=w)": lambda lib, x, w, v: lib.bincount(lib.tensor([0, 1, 1]), weights=w),
+    "x // v": lambda lib, x, w, v: x // v,
+    "v // x": lambda lib, x, w, v: v // x,
+    "x // w": lambda lib, x, w, v: x // w,
+}
+
+
+@pytest.mark.parametrize("name", NOT_DIFFERENTIABLE)
+def test_a_node_without_a_derivative_has_edges_only_to_inputs_that_require_grad(name):
+    def run(lib):
+        x, w = _leaf(lib, [1.0, -1.0, 0.0]), _leaf(lib, [2.0, 3.0, 0.5])
+        out = NOT_DIFFERENTIABLE[name](lib, x, w, lib.tensor([0.5, 0.5, 0.5]))
+        edges = out.grad_fn.next_functions
+        return [type(out.grad_fn).__name__, [(type(n).__name__, nr) for n, nr in edges], [n.variable is w for n, _ in edges]]
+
+    assert run(minigrad) == run(torch)
+
+
 def test_a_saved_result_is_checked_even_when_no_rule_that_runs_reads_it():
     # x ** e saves its result for e's gradient; PyTorch checks it in backward also when only x
     # needs a gradient, and names the operation "Pow1" (PowBackward1).

@@ -255,11 +255,14 @@ class OpNode(Node):
 
 class NotImplementedNode(OpNode):
     """The node of an op PyTorch cannot differentiate (``//``): its backward raises. Like
-    AccumulateGrad it has no sequence number, so it runs as soon as it is ready, as in PyTorch."""
+    AccumulateGrad it has no sequence number, so it runs as soon as it is ready, as in PyTorch,
+    and it has edges only to the inputs that require grad (PyTorch's ``NotImplemented`` too)."""
 
     def __init__(self, inputs: tuple, params: dict, result):
         super().__init__(inputs, params, result)
         self._sequence_nr = math.inf
+        self.edge_inputs = [i for i, need in enumerate(self.needs_input_grad) if need]  # input of each edge
+        self.next_functions = tuple([self.next_functions[i] for i in self.edge_inputs])
 
 
 def _holds_array(value) -> bool:

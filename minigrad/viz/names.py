@@ -148,6 +148,7 @@ def input_label(node, index: int) -> str | None:
     op = getattr(node, "op", None)
     if op is None:
         return None
+    index = node.edge_inputs[index] if hasattr(node, "edge_inputs") else index  # (a NotImplemented node)
     if op.variadic is not None:
         return f"{op.variadic}[{index}]"
     return op.inputs[index] if index < len(op.inputs) else None
