@@ -592,8 +592,22 @@ bincount_op = Op("NotImplemented", lambda xp, weights, *, indices, minlength: _b
 mse_loss_op = Op("MseLossBackward0", lambda xp, self, target, *, reduction: _reduce(xp, (self - target) ** 2, reduction),
                  self=lambda grad, self, target, reduction: _mse_grad(grad, self, target, reduction),
                  target=lambda grad, self, target, reduction: -_mse_grad(grad, self, target, reduction))
-nll_loss_op = Op("NllLossBackward0", lambda xp, self, *, target, weight, reduction, ignore_index: _nll(xp, self, target, weight, reduction, ignore_index),
-                 self=lambda grad, self_shape, target, weight, reduction, ignore_index: _nll_grad(grad, self_shape, target, weight, reduction, ignore_index))
+
+
+def _nll_ops(name: str) -> Op:
+    """nll_loss's op, named ``<name>Backward0`` (NllLoss, or NllLoss2D for images), whose gradient
+    is an op of its own, ``<name>BackwardBackward0``, as in PyTorch: its gradient for the loss's
+    gradient is nll_loss again, and for ``self`` zeros (so a recorded backward pass still leads
+    back to ``self``)."""
+    backward = Op(f"{name}BackwardBackward0", lambda xp, grad_output, self, *, target, weight, reduction, ignore_index: _nll_backward(xp, grad_output, self.shape, target, weight, reduction, ignore_index),
+                  grad_output=lambda grad, target, weight, reduction, ignore_index: forward(grad, target=target, weight=weight, reduction=reduction, ignore_index=ignore_index),
+                  self=lambda grad: zeros_like_tensor(grad))
+    forward = Op(f"{name}Backward0", lambda xp, self, *, target, weight, reduction, ignore_index: _nll(xp, self, target, weight, reduction, ignore_index),
+                 self=lambda grad, self, target, weight, reduction, ignore_index: backward(grad, self, target=target, weight=weight, reduction=reduction, ignore_index=ignore_index))
+    return forward
+
+
+nll_loss_op = _nll_ops("NllLoss")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -1375,8 +1389,10 @@ def _mse_grad(grad, self, target, reduction):
     return grad * diff
 
 
-def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
-    xp, dtype = backend.xp(grad.device), backend.array_dtype(grad.dtype)
+def _nll_backward(xp, grad_output, shape, target, weight, reduction, ignore_index):
+    """The gradient of nll_loss for an input of ``shape``: ``-weight`` at each target's class, 0
+    elsewhere, times the loss's gradient (divided by the total weight for the mean)."""
+    dtype = grad_output.dtype
     w = _nll_weights(xp, target, weight, ignore_index, dtype)
     if w is None:  # every target counts once
         w = xp.full(target.shape, 1 / target.size if reduction == "mean" and target.size else 1, dtype=dtype)
@@ -1386,7 +1402,6 @@ def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
             if total != 0:  # all ignored: zero gradient, as in PyTorch
                 w = w / total
         target = xp.where(w != 0, target, 0)  # an ignored target marks class 0, with weight 0
-    # -weight at each target's class, 0 elsewhere: one constant, so backward is one product.
     axis = _class_axis(len(shape))
     if len(shape) == 2:  # the common case: plain indexing is the fastest (as in _pick)
         scale = xp.zeros(shape, dtype=dtype)
@@ -1394,7 +1409,7 @@ def _nll_grad(grad, shape, target, weight, reduction, ignore_index):
     else:
         classes = xp.arange(shape[axis]).reshape([-1 if d == axis else 1 for d in range(len(shape))])
         scale = (classes == xp.expand_dims(target, axis)) * -xp.expand_dims(w, axis)
-    return (grad.unsqueeze(axis) if reduction == "none" else grad) * Tensor._make(scale)
+    return (xp.expand_dims(grad_output, axis) if reduction == "none" else grad_output) * scale
 
 
 # ----------------------------------------------------------------------------------------------

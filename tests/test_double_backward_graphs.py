@@ -7,6 +7,7 @@ derivative are compared too.
 
 from __future__ import annotations
 
+import importlib
 from collections import Counter
 
 import numpy as np
@@ -22,7 +23,22 @@ same = Oracle(
 
 pytestmark = pytest.mark.usefixtures("on_device")
 
+
+def _F(x):
+    """The nn.functional of the library ``x`` belongs to."""
+    return importlib.import_module(type(x).__module__.split(".")[0] + ".nn.functional")
+
+
 CASES = {
+    # nll_loss's gradient is an op of its own (NllLossBackwardBackward0) that leads back to the
+    # input, with a zero gradient for it.
+    "nll_loss": lambda x: _F(x).nll_loss(x, x.new_tensor([0, 2]).long()),
+    "nll_loss sum, weight": lambda x: _F(x).nll_loss(
+        x, x.new_tensor([0, 2]).long(), x.new_tensor([1, 2, 3]), reduction="sum"
+    ),
+    "nll_loss none": lambda x: _F(x).nll_loss(x, x.new_tensor([0, 2]).long(), reduction="none"),
+    "nll_loss 2-d": lambda x: _F(x).nll_loss(x.reshape(1, 3, 2, 1), x.new_tensor([[[0], [2]]]).long()),
+    "cross_entropy": lambda x: _F(x).cross_entropy(x, x.new_tensor([1, 0]).long()),
     "squeeze all": lambda x: x.reshape(2, 1, 3, 1).squeeze(),
     "squeeze dim": lambda x: x.reshape(2, 1, 3, 1).squeeze(1),
     "squeeze dim of size 3": lambda x: x.reshape(2, 1, 3, 1).squeeze(2),

@@ -35,6 +35,7 @@ from .. import backend
 from ..autograd.op import Op
 from ..functions import (
     _embed,
+    _nll_ops,
     _no_derivative,
     _reduce,
     _sigmoid,
@@ -170,7 +171,7 @@ convolution_op = Op(
 )
 
 # PyTorch names the class-index loss of a (N, C, d1, ...) input NllLoss2DBackward0; same rule.
-nll_loss2d_op = Op("NllLoss2DBackward0", nll_loss_op.forward, **nll_loss_op.rules)
+nll_loss2d_op = _nll_ops("NllLoss2D")
 
 
 # ---------------------------------------------------------------------------------------------- activations
