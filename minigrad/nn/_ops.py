@@ -42,7 +42,6 @@ from ..functions import (
     cat,
     embed,
     index_op,
-    nll_loss_op,
     norm_op,
     threshold_backward_op,
     where,
