@@ -78,5 +78,16 @@ __version__ = "0.1.0"
 
 
 from . import linalg, nn, optim, special, utils  # noqa: E402  (these build on everything above)
+from .linalg import (  # noqa: E402  (torch.* names of torch.linalg functions)
+    cholesky_inverse,
+    cholesky_solve,
+    det,
+    logdet,
+    triangular_solve,
+)
 from .linalg import inv as inverse  # noqa: E402
+from .linalg import torch_cholesky as cholesky  # noqa: E402
+from .linalg import torch_qr as qr  # noqa: E402
+from .linalg import torch_slogdet as slogdet  # noqa: E402
+from .linalg import torch_svd as svd  # noqa: E402
 from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402
