@@ -46,6 +46,7 @@ from .factories import (
     LongTensor,
     arange,
     as_tensor,
+    bernoulli,
     empty,
     empty_like,
     eye,
@@ -54,11 +55,17 @@ from .factories import (
     full_like,
     linspace,
     manual_seed,
+    multinomial,
+    normal,
     ones,
     ones_like,
+    poisson,
     rand,
+    rand_like,
     randint,
+    randint_like,
     randn,
+    randn_like,
     randperm,
     tensor,
     zeros,
@@ -66,6 +73,7 @@ from .factories import (
 )
 from .functions import *  # noqa: F403 - every differentiable function, PyTorch-style
 from .functions import broadcast_shapes
+from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Size, Tensor
 
 float = float32  # noqa: A001 - PyTorch's aliases
@@ -77,7 +85,7 @@ int = int32  # noqa: A001
 __version__ = "0.1.0"
 
 
-from . import linalg, nn, optim, special, utils  # noqa: E402  (these build on everything above)
+from . import linalg, nn, optim, random, special, utils  # noqa: E402  (these build on everything above)
 from .linalg import (  # noqa: E402  (torch.* names of torch.linalg functions)
     cholesky_inverse,
     cholesky_solve,

@@ -731,22 +731,20 @@ def memory_allocated() -> int:
 
 
 # ------------------------------------------------------------------------------------------
-# Random numbers come from one NumPy generator for every device (then copied to the GPU), so a
-# seed gives the same values on the CPU and on a GPU.
+# Random numbers: minigrad.random holds PyTorch's Mersenne Twister generators, one for the CPU and
+# one for the GPUs (drawn on the host, then copied), so drawing on a GPU leaves the CPU's stream.
 # ------------------------------------------------------------------------------------------
 
-_seed = 0x5EED
-_generator = None
 
+def generator(dev: device | None = None):
+    """The default generator of ``dev``'s kind (a :class:`minigrad.random.Generator`)."""
+    from . import random
 
-def generator():
-    """The generator behind rand, randn, randint and the in-place random fills."""
-    global _generator
-    if _generator is None:
-        _generator = numpy.random.default_rng(_seed)
-    return _generator
+    return random.generator_for(dev)
 
 
 def manual_seed(seed: int) -> None:
-    global _seed, _generator
-    _seed, _generator = int(seed), None
+    """Seed the default generators of every device."""
+    from . import random
+
+    random.manual_seed(seed)

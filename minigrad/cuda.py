@@ -39,14 +39,14 @@ def get_device_name(device: int | str | backend.device | None = None) -> str:
 
 
 def manual_seed(seed: int) -> None:
-    """Seed the random numbers of the GPUs (minigrad has one generator for every device)."""
-    backend.manual_seed(seed)
+    """Seed the random numbers of the GPUs (minigrad has one generator for all of them, drawn on
+    the host); the CPU's stream is left as it is, as in PyTorch."""
+    from . import random
+
+    random.manual_seed_gpu(seed)
 
 
-def manual_seed_all(seed: int) -> None:
-    """Seed the generators of every GPU, and the CPU's too: minigrad draws random numbers on the
-    CPU for every device, so a seed gives the same values on the CPU and on a GPU."""
-    backend.manual_seed(seed)
+manual_seed_all = manual_seed  # (one generator for every GPU)
 
 
 def synchronize(device: int | str | backend.device | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -204,51 +205,204 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _finish(data, requires_grad)
 
 
-def _random(size, dtype, device, requires_grad, draw) -> Tensor:
+def _random(size, dtype, device, requires_grad, generator, draw, floating: bool = True) -> Tensor:
+    """A new tensor of ``size`` filled by ``draw(gen, n, array_dtype)`` from PyTorch's stream."""
+    from . import random
+
     device = backend.as_device(device)
-    dtype = dtype or dtypes.get_default_dtype()
-    if not dtype.is_floating_point:
+    dtype = dtype or (dtypes.get_default_dtype() if floating else dtypes.int64)
+    if floating and not dtype.is_floating_point:
         raise RuntimeError(f"random values from this distribution need a floating dtype, got {dtype}")
-    data = draw(backend.generator(), _size(size)).astype(backend.array_dtype(dtype))
-    return _finish(backend.place(data, device), requires_grad)
+    shape = _size(size)
+    array_dtype = backend.array_dtype(dtype)
+    data = draw(random.generator_for(device, generator), math.prod(shape), array_dtype)
+    return _finish(backend.place(data.astype(array_dtype).reshape(shape), device), requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Uniform random values in ``[0, 1)`` (seeded by ``manual_seed``)."""
-    return _random(size, dtype, device, requires_grad, lambda g, s: g.random(s))
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform random values in ``[0, 1)``: PyTorch's numbers for the same seed.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.rand(2, 2)
+    tensor([[0.4963, 0.7682],
+            [0.0885, 0.1320]])
+    """
+    from . import random
+
+    return _random(size, dtype, device, requires_grad, generator, random.uniform)
 
 
-def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal random values (seeded by ``manual_seed``)."""
-    return _random(size, dtype, device, requires_grad, lambda g, s: g.standard_normal(s))
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal random values: PyTorch's numbers for the same seed.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
+    from . import random
+
+    return _random(size, dtype, device, requires_grad, generator, random.normal)
 
 
-def randint(low, high=None, size=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Random integers in ``[low, high)``: ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None) -> Tensor:
+    """``rand`` with the shape (and by default the dtype and device) of ``input``."""
+    return rand(input.shape, generator=generator, dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)  # fmt: skip
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None) -> Tensor:
+    """``randn`` with the shape (and by default the dtype and device) of ``input``."""
+    return randn(input.shape, generator=generator, dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)  # fmt: skip
+
+
+def _randint_bounds(low, high) -> tuple[int, int]:
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return int(low), int(high)
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """Random integers in ``[low, high)``: ``randint(10, (3,))`` or ``randint(0, 10, (3,))``.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randint(0, 10, (5,))
+    tensor([4, 9, 3, 0, 3])
+    """
+    from . import random
+
     if size is None:
         if high is None or not isinstance(high, Sequence):
             raise TypeError("randint() missing required argument 'size' (pos 2)")
         low, high, size = 0, low, high
     elif high is None:
         low, high = 0, low
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    device = backend.as_device(device)
-    dtype = dtype or dtypes.int64
-    data = backend.generator().integers(low, high, _size((size,))).astype(backend.array_dtype(dtype))
-    return _finish(backend.place(data, device), requires_grad)
+    low, high = _randint_bounds(low, high)
+    return _random((size,), dtype, device, requires_grad, generator,
+                   lambda g, n, t: random.integers(g, n, t, low, high), floating=False)  # fmt: skip
 
 
-def randperm(n: int, *, dtype=None, device=None) -> Tensor:
-    device = backend.as_device(device)
-    data = backend.generator().permutation(n).astype(backend.array_dtype(dtype or dtypes.int64))
-    return Tensor._make(backend.place(data, device))
+def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None, requires_grad: bool = False,
+                 generator=None) -> Tensor:  # fmt: skip
+    """``randint`` with the shape (and by default the dtype and device) of ``input``."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input.shape, generator=generator, dtype=dtype or input.dtype,
+                   device=device or input.device, requires_grad=requires_grad)  # fmt: skip
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A random permutation of ``0..n-1``: PyTorch's for the same seed.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.randperm(5)
+    tensor([4, 0, 1, 3, 2])
+    """
+    from . import random
+
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return _random((n,), dtype, device, requires_grad, generator, lambda g, k, t: random.permutation(g, k),
+                   floating=False)  # fmt: skip
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """Normal random values: ``normal(mean_tensor, std_tensor)`` (broadcast), ``normal(mean_tensor,
+    2.0)``, ``normal(0.0, std_tensor)`` or ``normal(0.0, 1.0, size)``.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.normal(2.0, 3.0, (2,))
+    tensor([6.6230, 1.1197])
+    """
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() missing required argument 'size'")
+        out = zeros(size if isinstance(size, Sequence) else (size,), dtype=dtype, device=device)
+        return _finish(out.normal_(mean, std, generator=generator)._data, requires_grad)
+    if isinstance(std, Tensor) and (std < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    like = mean if isinstance(mean, Tensor) else std
+    both = isinstance(mean, Tensor) and isinstance(std, Tensor)
+    shape = backend.numpy.broadcast_shapes(mean.shape, std.shape) if both else like.shape
+    # PyTorch draws standard normals in the output and then scales them: out * std + mean
+    out = zeros(shape, dtype=like.dtype, device=like.device).normal_(0.0, 1.0, generator=generator)
+    return (out * std + mean).detach()
+
+
+def bernoulli(input: Tensor, p: float | None = None, *, generator=None) -> Tensor:
+    """0 or 1 with probability ``input`` (each element), or ``p`` when given.
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.bernoulli(torch.tensor([0.1, 0.9, 0.5]))
+    tensor([0., 1., 1.])
+    """
+    out = zeros_like(input)
+    return out.bernoulli_(input if p is None else p, generator=generator)
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
+    """Indices drawn from the categories weighted by ``input`` (a row, or a batch of rows).
+
+    >>> import minigrad as torch
+    >>> _ = torch.manual_seed(0)
+    >>> torch.multinomial(torch.tensor([0.1, 0.7, 0.2]), 4, replacement=True)
+    tensor([2, 1, 1, 2])
+    """
+    from . import random
+
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"multinomial only supports floating-point dtypes for input, got: {input.dtype._legacy_name}"
+        )
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    categories = input.shape[-1]
+    if not replacement and num_samples > categories:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    weights = backend.to_numpy(input._data).reshape(-1, categories)
+    if (weights < 0).any() or not backend.numpy.isfinite(weights).all():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (weights.sum(1) == 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    gen = random.generator_for(input.device, generator)
+    if not replacement or num_samples == 1:
+        # PyTorch's fast path: the top num_samples of p / q with q ~ Exponential(1) (Gumbel trick)
+        q = random.exponential(gen, weights.size, 1.0).astype(weights.dtype).reshape(weights.shape)
+        keys = weights / q
+        picked = backend.numpy.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
+    else:
+        picked = random.categorical(gen, weights, num_samples)
+    picked = picked.reshape(*input.shape[:-1], num_samples).astype(backend.numpy.int64)
+    return Tensor._make(backend.place(picked, input.device))
+
+
+def poisson(input: Tensor, generator=None) -> Tensor:
+    """Poisson counts with rates ``input`` (in ``input``'s dtype)."""
+    from . import random
+
+    rates = backend.to_numpy(input._data)
+    if (rates < 0).any():
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    counts = random.poisson(random.generator_for(input.device, generator), rates.ravel())
+    return Tensor._make(backend.place(counts.astype(rates.dtype).reshape(rates.shape), input.device))
 
 
 def manual_seed(seed: int):
-    """Seed the random number generators of every device (``rand``, ``randn``, ``nn`` init, ...)."""
-    backend.manual_seed(seed)
-    return seed
+    """Seed the random number generators of every device (``rand``, ``randn``, ``nn`` init, ...);
+    returns the CPU's generator, as PyTorch."""
+    from . import random
+
+    return random.manual_seed(seed)
 
 
 def _legacy(args, dtype: dtypes.dtype, device) -> Tensor:

@@ -14,9 +14,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from oracle import Oracle, values  # noqa: E402
+
 import minigrad  # noqa: E402
 from minigrad.autograd import engine  # noqa: E402
-from oracle import Oracle, values  # noqa: E402
 
 same = Oracle(lambda t: (t._version, values(t))).same
 

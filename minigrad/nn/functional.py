@@ -13,7 +13,7 @@ import warnings
 from .. import backend, dtypes
 from .. import functions as _F
 from ..autograd.grad_mode import is_grad_enabled, no_grad
-from ..factories import arange, full_like, ones, ones_like, rand, zeros, zeros_like
+from ..factories import arange, full_like, ones, ones_like, zeros, zeros_like
 from ..tensor import Tensor
 from . import _ops
 
@@ -1066,7 +1066,7 @@ def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
-    return (rand(shape, dtype=input.dtype, device=input.device) >= p).to(input.dtype)
+    return zeros(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)  # PyTorch's draws
 
 
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool = False) -> Tensor:
@@ -1074,8 +1074,10 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bo
     _check_probability(p)
     if not training or p == 0.0 or not input.numel():
         return input
-    keep = _keep_mask(input, p, feature)
-    scale = keep * 0.0 if p == 1.0 else keep / (1.0 - p)
+    if p == 1.0:  # no mask drawn, as in PyTorch
+        scale = zeros((), dtype=input.dtype, device=input.device)
+    else:
+        scale = _keep_mask(input, p, feature) / (1.0 - p)
     return input.mul_(scale) if inplace else input * scale
 
 
@@ -1088,8 +1090,8 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     """Zero each whole channel of a (N, C, L) or (C, L) input with probability ``p`` and scale the
     rest by ``1/(1-p)`` (when training).
 
-    The same mask as PyTorch's cannot be drawn (the generators differ); the channels kept scale
-    alike, and the graph is PyTorch's (``MulBackward0``; an unbatched input between
+    The mask is PyTorch's after the same seed (on CPUs where PyTorch does not use Intel's MKL
+    stream); the channels kept scale alike, and the graph is PyTorch's (``MulBackward0``; an unbatched input between
     ``UnsqueezeBackward0`` and ``SqueezeBackward1``).
     """
     _check_probability(p)
