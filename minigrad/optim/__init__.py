@@ -11,13 +11,32 @@ tensor([ 0.8000, -1.6000], requires_grad=True)
 """
 
 from . import lr_scheduler
+from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
+from .asgd import ASGD
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
 from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "AdamW", "Adagrad", "Adamax", "NAdam", "RAdam", "RMSprop", "Optimizer", "lr_scheduler"]
+__all__ = [
+    "SGD",
+    "Adam",
+    "AdamW",
+    "Adadelta",
+    "Adagrad",
+    "Adamax",
+    "ASGD",
+    "LBFGS",
+    "NAdam",
+    "RAdam",
+    "RMSprop",
+    "Rprop",
+    "Optimizer",
+    "lr_scheduler",
+]

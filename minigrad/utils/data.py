@@ -12,15 +12,18 @@ in order or shuffled, and stacks each batch of them with :func:`default_collate`
     [[4.0, 5.0], [6.0, 7.0]] [2, 3]
     [[8.0, 9.0]] [4]
 
-Shuffling draws from minigrad's random numbers, so ``torch.manual_seed`` makes it repeatable
-(the order differs from PyTorch's, as all of minigrad's random numbers do). Batches are loaded
-in the calling process: ``num_workers`` is accepted and changes nothing but speed.
+Which samples go in which batch is a sampler's choice (:class:`SequentialSampler`,
+:class:`RandomSampler`, :class:`WeightedRandomSampler`, ... wrapped in a :class:`BatchSampler`),
+as in PyTorch. Shuffling draws from minigrad's random numbers, which are PyTorch's: after the same
+``torch.manual_seed`` (or with the same ``generator=``), the order is PyTorch's. Batches are loaded in the calling process: ``num_workers`` is accepted and changes
+nothing but speed, and :func:`get_worker_info` is always ``None``.
 """
 
 from __future__ import annotations
 
 import bisect
 import collections.abc
+import copy
 import itertools
 import math
 import warnings
@@ -30,7 +33,26 @@ from typing import Any
 from .. import dtypes, factories, functions
 from ..tensor import Tensor
 
-__all__ = ["ConcatDataset", "DataLoader", "Dataset", "Subset", "TensorDataset", "default_collate", "random_split"]
+__all__ = [
+    "BatchSampler",
+    "ChainDataset",
+    "ConcatDataset",
+    "DataLoader",
+    "Dataset",
+    "IterableDataset",
+    "RandomSampler",
+    "Sampler",
+    "SequentialSampler",
+    "StackDataset",
+    "Subset",
+    "SubsetRandomSampler",
+    "TensorDataset",
+    "WeightedRandomSampler",
+    "default_collate",
+    "default_convert",
+    "get_worker_info",
+    "random_split",
+]
 
 
 class Dataset:
@@ -72,6 +94,8 @@ class ConcatDataset(Dataset):
         self.datasets = list(datasets)
         if not self.datasets:
             raise AssertionError("datasets should not be an empty iterable")
+        if any(isinstance(d, IterableDataset) for d in self.datasets):
+            raise AssertionError("ConcatDataset does not support IterableDataset")
         self.cumulative_sizes = list(itertools.accumulate(len(d) for d in self.datasets))
 
     def __len__(self) -> int:
@@ -85,6 +109,119 @@ class ConcatDataset(Dataset):
         which = bisect.bisect_right(self.cumulative_sizes, index)
         start = self.cumulative_sizes[which - 1] if which else 0
         return self.datasets[which][index - start]
+
+
+class IterableDataset(Dataset, collections.abc.Iterable):
+    """A stream of samples: subclasses define ``__iter__`` (and may define ``__len__``). A
+    :class:`DataLoader` batches the samples in the order the stream gives them.
+
+    >>> import minigrad as torch
+    >>> from minigrad.utils.data import DataLoader, IterableDataset
+    >>> class Squares(IterableDataset):
+    ...     def __iter__(self):
+    ...         return iter([i * i for i in range(5)])
+    >>> [batch.tolist() for batch in DataLoader(Squares(), batch_size=2)]
+    [[0, 1], [4, 9], [16]]
+    """
+
+    # (``__iter__`` stays abstract, as in PyTorch: the class itself cannot be instantiated)
+
+    def __add__(self, other: Dataset) -> ChainDataset:
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """The samples of several :class:`IterableDataset`, one stream after the other (``a + b``
+    makes one too).
+
+    >>> from minigrad.utils.data import ChainDataset, IterableDataset
+    >>> class Count(IterableDataset):
+    ...     def __init__(self, n):
+    ...         self.n = n
+    ...     def __iter__(self):
+    ...         return iter(range(self.n))
+    >>> list(ChainDataset([Count(2), Count(3)]))
+    [0, 1, 0, 1, 2]
+    """
+
+    def __init__(self, datasets: Iterable[Dataset]) -> None:
+        super().__init__()
+        self.datasets = datasets
+
+    def __iter__(self) -> Iterator:
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            yield from d
+
+    def __len__(self) -> int:
+        total = 0
+        for d in self.datasets:
+            if not isinstance(d, IterableDataset):
+                raise AssertionError("ChainDataset only supports IterableDataset")
+            total += len(d)
+        return total
+
+
+class StackDataset(Dataset):
+    """Sample ``i`` gathers sample ``i`` of each dataset: a tuple (datasets given by position)
+    or a dict (given by keyword). The datasets must have one length.
+
+    >>> import minigrad as torch
+    >>> from minigrad.utils.data import StackDataset
+    >>> pairs = StackDataset(image=torch.arange(3), label=["a", "b", "c"])
+    >>> len(pairs), pairs[1]
+    (3, {'image': tensor(1), 'label': 'b'})
+    """
+
+    def __init__(self, *args: Dataset, **kwargs: Dataset) -> None:
+        if args:
+            if kwargs:
+                raise ValueError(
+                    "Supported either ``tuple``- (via ``args``) or"
+                    "``dict``- (via ``kwargs``) like input/output, but both types are given."
+                )
+            self._length = len(args[0])
+            if any(self._length != len(dataset) for dataset in args):
+                raise ValueError("Size mismatch between datasets")
+            self.datasets: tuple | dict = args
+        elif kwargs:
+            values = list(kwargs.values())
+            self._length = len(values[0])
+            if any(self._length != len(dataset) for dataset in values):
+                raise ValueError("Size mismatch between datasets")
+            self.datasets = kwargs
+        else:
+            raise ValueError("At least one dataset should be passed")
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {k: dataset[index] for k, dataset in self.datasets.items()}
+        return tuple(dataset[index] for dataset in self.datasets)
+
+    def __getitems__(self, indices: list) -> list:
+        """The samples at ``indices``, asking each dataset that can for all of them at once."""
+        named = isinstance(self.datasets, dict)
+        items = self.datasets.items() if named else enumerate(self.datasets)
+        samples: list = [{} if named else [] for _ in indices]
+        for key, dataset in items:
+            if callable(getattr(dataset, "__getitems__", None)):
+                values = dataset.__getitems__(indices)
+                if len(values) != len(indices):
+                    raise ValueError(
+                        f"Nested dataset's output size mismatch. Expected {len(indices)}, got {len(values)}"
+                    )
+            else:
+                values = [dataset[i] for i in indices]
+            for value, sample in zip(values, samples):
+                if named:
+                    sample[key] = value
+                else:
+                    sample.append(value)
+        return samples if named else [tuple(sample) for sample in samples]
+
+    def __len__(self) -> int:
+        return self._length
 
 
 class Subset(Dataset):
@@ -105,7 +242,6 @@ class Subset(Dataset):
 def random_split(dataset, lengths: Sequence[int | float], generator=None) -> list[Subset]:
     """Split ``dataset`` at random into subsets of the given ``lengths`` (counts, or fractions
     that sum to 1: the remainder is given out one by one from the first subset on)."""
-    _no_generator(generator)
     n = len(dataset)
     if math.isclose(sum(lengths), 1) and sum(lengths) <= 1:
         counts = [math.floor(n * fraction) for fraction in lengths]
@@ -119,7 +255,7 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None) -> lis
         lengths = counts
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = factories.randperm(n).tolist()
+    order = factories.randperm(n, generator=generator).tolist()
     starts = [sum(lengths[:i]) for i in range(len(lengths))]
     return [Subset(dataset, order[start : start + length]) for start, length in zip(starts, lengths)]
 
@@ -153,26 +289,255 @@ def default_collate(batch: Sequence):
     )
 
 
-def _convert(sample):
-    """A sample as a loader without batches returns it: arrays become tensors, tuples lists."""
-    if type(sample).__module__ == "numpy":
-        return factories.as_tensor(sample)
-    if isinstance(sample, collections.abc.Mapping):
-        return type(sample)({key: _convert(value) for key, value in sample.items()})
-    if isinstance(sample, tuple) and hasattr(sample, "_fields"):
-        return type(sample)(*(_convert(value) for value in sample))
-    if isinstance(sample, tuple | list):
-        return [_convert(value) for value in sample]
-    return sample
+def default_convert(data):
+    """A sample as a loader without batches (``batch_size=None``) returns it: NumPy arrays and
+    numbers become tensors (arrays of strings or objects stay), tuples become lists, and mappings
+    and sequences are converted item by item; anything else is returned as it is.
+
+    >>> import numpy as np
+    >>> from minigrad.utils.data import default_convert
+    >>> default_convert((np.arange(3), "a", {"x": np.float64(1.5)}))
+    [tensor([0, 1, 2]), 'a', {'x': tensor(1.5000, dtype=torch.float64)}]
+    """
+    elem_type = type(data)
+    if isinstance(data, Tensor):
+        return data
+    if elem_type.__module__ == "numpy" and elem_type.__name__ not in ("str_", "string_"):
+        if elem_type.__name__ == "ndarray" and data.dtype.kind in "SaUO":  # strings or objects
+            return data
+        return factories.as_tensor(data)
+    if isinstance(data, collections.abc.Mapping):
+        try:
+            if isinstance(data, collections.abc.MutableMapping):  # a copy keeps the mapping's own attributes
+                clone = copy.copy(data)
+                clone.update({key: default_convert(data[key]) for key in data})
+                return clone
+            return elem_type({key: default_convert(data[key]) for key in data})
+        except TypeError:  # a mapping that cannot be copied or made from a dict
+            return {key: default_convert(data[key]) for key in data}
+    if isinstance(data, tuple) and hasattr(data, "_fields"):  # a named tuple keeps its type
+        return elem_type(*(default_convert(d) for d in data))
+    if isinstance(data, tuple):
+        return [default_convert(d) for d in data]
+    if isinstance(data, collections.abc.Sequence) and not isinstance(data, str | bytes):
+        try:
+            if isinstance(data, collections.abc.MutableSequence):
+                clone = copy.copy(data)
+                for i, d in enumerate(data):
+                    clone[i] = default_convert(d)
+                return clone
+            return elem_type([default_convert(d) for d in data])
+        except TypeError:  # e.g. a range
+            return [default_convert(d) for d in data]
+    return data
+
+
+def get_worker_info() -> None:
+    """Information about the loader's worker process: always ``None`` here, since minigrad loads
+    every batch in the calling process (as PyTorch returns in its main process).
+
+    >>> from minigrad.utils.data import get_worker_info
+    >>> get_worker_info() is None
+    True
+    """
+    return None
+
+
+# ---------------------------------------------------------------------- samplers
+
+
+class Sampler:
+    """The order of a dataset's samples: subclasses define ``__iter__``, which yields indices
+    (or lists of indices, one per batch), and may define ``__len__``."""
+
+    def __iter__(self) -> Iterator:
+        raise NotImplementedError
+
+
+class SequentialSampler(Sampler):
+    """``0, 1, ..., len(data_source) - 1``, always in that order.
+
+    >>> from minigrad.utils.data import SequentialSampler
+    >>> list(SequentialSampler("abc"))
+    [0, 1, 2]
+    """
+
+    def __init__(self, data_source) -> None:
+        self.data_source = data_source
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(len(self.data_source)))
+
+    def __len__(self) -> int:
+        return len(self.data_source)
+
+
+def _fresh_generator():
+    """PyTorch's samplers seed a new generator from the global stream at every pass."""
+    from ..random import Generator  # (imported late: minigrad.random is loaded after this module)
+
+    generator = Generator()
+    generator.manual_seed(int(factories.empty((), dtype=dtypes.int64).random_().item()))
+    return generator
+
+
+class RandomSampler(Sampler):
+    """The indices of ``data_source`` in a random order: a new permutation at every pass
+    (repeated permutations when ``num_samples`` is larger than the dataset), or, with
+    ``replacement=True``, ``num_samples`` independent draws.
+
+    >>> import minigrad as torch
+    >>> from minigrad.utils.data import RandomSampler
+    >>> sorted(RandomSampler(range(5)))
+    [0, 1, 2, 3, 4]
+    >>> len(list(RandomSampler(range(5), replacement=True, num_samples=12)))
+    12
+    """
+
+    def __init__(self, data_source, replacement: bool = False, num_samples: int | None = None, generator=None) -> None:
+        self.data_source = data_source
+        self.replacement = replacement
+        self._num_samples = num_samples
+        self.generator = generator
+        if not isinstance(self.replacement, bool):
+            raise TypeError(f"replacement should be a boolean value, but got replacement={self.replacement}")
+        if not isinstance(self.num_samples, int) or self.num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={self.num_samples}")
+
+    @property
+    def num_samples(self) -> int:
+        if self._num_samples is None:
+            return len(self.data_source)
+        return self._num_samples
+
+    def __iter__(self) -> Iterator[int]:
+        n = len(self.data_source)
+        generator = _fresh_generator() if self.generator is None else self.generator
+        if self.replacement:
+            # in draws of 32, as PyTorch (the same stream gives the same indices)
+            for _ in range(self.num_samples // 32):
+                yield from factories.randint(0, n, (32,), dtype=dtypes.int64, generator=generator).tolist()
+            yield from factories.randint(
+                0, n, (self.num_samples % 32,), dtype=dtypes.int64, generator=generator
+            ).tolist()
+        else:
+            for _ in range(self.num_samples // n):
+                yield from factories.randperm(n, generator=generator).tolist()
+            yield from factories.randperm(n, generator=generator).tolist()[: self.num_samples % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given ``indices``, in a new random order at every pass.
+
+    >>> from minigrad.utils.data import SubsetRandomSampler
+    >>> sorted(SubsetRandomSampler([7, 3, 5]))
+    [3, 5, 7]
+    """
+
+    def __init__(self, indices: Sequence[int], generator=None) -> None:
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        for i in factories.randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices of ``weights``, each drawn with probability proportional to its
+    weight (with replacement by default; without, each index at most once).
+
+    >>> from minigrad.utils.data import WeightedRandomSampler
+    >>> list(WeightedRandomSampler([0.0, 1.0, 0.0], 4))
+    [1, 1, 1, 1]
+    """
+
+    def __init__(self, weights: Sequence[float], num_samples: int, replacement: bool = True, generator=None) -> None:
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(f"num_samples should be a positive integer value, but got num_samples={num_samples}")
+        if not isinstance(replacement, bool):
+            raise ValueError(f"replacement should be a boolean value, but got replacement={replacement}")
+        weights_tensor = factories.as_tensor(weights, dtype=dtypes.float64)
+        if len(weights_tensor.shape) != 1:
+            raise ValueError(
+                f"weights should be a 1d sequence but given weights have shape {tuple(weights_tensor.shape)}"
+            )
+        self.weights = weights_tensor
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        yield from factories.multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        ).tolist()
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class BatchSampler(Sampler):
+    """Lists of ``batch_size`` indices from ``sampler`` (any iterable of indices); the last,
+    shorter list is dropped if ``drop_last``.
+
+    >>> from minigrad.utils.data import BatchSampler, SequentialSampler
+    >>> list(BatchSampler(SequentialSampler(range(7)), batch_size=3, drop_last=False))
+    [[0, 1, 2], [3, 4, 5], [6]]
+    >>> list(BatchSampler(range(7), batch_size=3, drop_last=True))
+    [[0, 1, 2], [3, 4, 5]]
+    """
+
+    def __init__(self, sampler: Sampler | Iterable[int], batch_size: int, drop_last: bool) -> None:
+        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
+        if not isinstance(drop_last, bool):
+            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last}")
+        self.sampler = sampler
+        self.batch_size = batch_size
+        self.drop_last = drop_last
+
+    def __iter__(self) -> Iterator[list[int]]:
+        sampler_iter = iter(self.sampler)
+        if self.drop_last:
+            yield from (list(batch) for batch in zip(*[sampler_iter] * self.batch_size))
+        else:
+            batch = list(itertools.islice(sampler_iter, self.batch_size))
+            while batch:
+                yield batch
+                batch = list(itertools.islice(sampler_iter, self.batch_size))
+
+    def __len__(self) -> int:
+        if self.drop_last:
+            return len(self.sampler) // self.batch_size
+        return (len(self.sampler) + self.batch_size - 1) // self.batch_size
+
+
+class _InfiniteConstantSampler(Sampler):
+    """``None`` forever: the loader of an :class:`IterableDataset` asks its stream instead."""
+
+    def __iter__(self) -> Iterator[None]:
+        while True:
+            yield None
+
+
+# ---------------------------------------------------------------------- the loader
 
 
 class DataLoader:
     """Batches of samples from ``dataset``, one pass per ``for`` loop.
 
     ``batch_size`` samples per batch (the last may be smaller unless ``drop_last``; ``None``
-    returns samples one by one, unbatched), taken in order or, with ``shuffle=True``, in a new
-    random order every pass; ``sampler`` (indices) or ``batch_sampler`` (lists of indices) choose
-    them otherwise. ``collate_fn`` makes a batch from a list of samples (:func:`default_collate`).
+    returns samples one by one, unbatched, through :func:`default_convert`), taken in order
+    (:class:`SequentialSampler`) or, with ``shuffle=True``, in a new random order every pass
+    (:class:`RandomSampler`, with ``generator``); ``sampler`` (indices) or ``batch_sampler``
+    (lists of indices) choose them otherwise. An :class:`IterableDataset` is read as the stream
+    it is. ``collate_fn`` makes a batch from a list of samples (:func:`default_collate`).
     """
 
     def __init__(
@@ -180,8 +545,8 @@ class DataLoader:
         dataset,
         batch_size: int | None = 1,
         shuffle: bool | None = None,
-        sampler: Iterable[int] | None = None,
-        batch_sampler: Iterable[list[int]] | None = None,
+        sampler: Sampler | Iterable | None = None,
+        batch_sampler: Sampler | Iterable[list] | None = None,
         num_workers: int = 0,
         collate_fn: Callable[[list], Any] | None = None,
         pin_memory: bool = False,
@@ -202,62 +567,98 @@ class DataLoader:
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.")
+        if isinstance(dataset, IterableDataset):
+            if shuffle not in {False, None}:
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle={shuffle}"
+                )
+            if sampler is not None:
+                raise ValueError(
+                    f"DataLoader with IterableDataset: expected unspecified sampler option, but got sampler={sampler}"
+                )
+            if batch_sampler is not None:
+                raise ValueError(
+                    "DataLoader with IterableDataset: expected unspecified batch_sampler option, "
+                    f"but got batch_sampler={batch_sampler}"
+                )
+        else:
+            shuffle = bool(shuffle)
         if sampler is not None and shuffle:
             raise ValueError("sampler option is mutually exclusive with shuffle")
-        if batch_sampler is not None and (batch_size != 1 or shuffle or sampler is not None or drop_last):
-            raise ValueError(
-                "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
-            )
-        _no_generator(generator)
+        if batch_sampler is not None:
+            if batch_size != 1 or shuffle or sampler is not None or drop_last:
+                raise ValueError(
+                    "batch_sampler option is mutually exclusive with batch_size, shuffle, sampler, and drop_last"
+                )
+            batch_size, drop_last = None, False
+        elif batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
+        if sampler is None:  # PyTorch's default samplers
+            if isinstance(dataset, IterableDataset):
+                sampler = _InfiniteConstantSampler()
+            elif shuffle:
+                sampler = RandomSampler(dataset, generator=generator)
+            else:
+                sampler = SequentialSampler(dataset)
+        if batch_size is not None and batch_sampler is None:
+            batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset = dataset
-        self.batch_size = None if batch_sampler is not None else batch_size
-        self.shuffle = bool(shuffle)
+        self.batch_size = batch_size
+        self.drop_last = drop_last
         self.sampler = sampler
         self.batch_sampler = batch_sampler
+        self.generator = generator
         self.num_workers = num_workers
-        self.drop_last = drop_last
-        batched = batch_size is not None or batch_sampler is not None
-        self.collate_fn = collate_fn if collate_fn is not None else (default_collate if batched else _convert)
+        self.pin_memory = pin_memory
+        self.timeout = timeout
+        self.worker_init_fn = worker_init_fn
+        self.prefetch_factor = prefetch_factor
+        self.persistent_workers = persistent_workers
+        if collate_fn is None:
+            collate_fn = default_collate if self._auto_collation else default_convert
+        self.collate_fn = collate_fn
 
-    def _indices(self) -> Iterable[int]:
-        if self.sampler is not None:
-            return self.sampler
-        if self.shuffle:
-            return factories.randperm(len(self.dataset)).tolist()
-        return range(len(self.dataset))
+    @property
+    def _auto_collation(self) -> bool:
+        return self.batch_sampler is not None
 
-    def _batches(self) -> Iterator[list[int]]:
-        if self.batch_sampler is not None:
-            yield from self.batch_sampler
-            return
-        batch: list[int] = []
-        for index in self._indices():
-            batch.append(index)
-            if len(batch) == self.batch_size:
-                yield batch
-                batch = []
-        if batch and not self.drop_last:
-            yield batch
+    @property
+    def _index_sampler(self):
+        return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self) -> Iterator:
-        if self.batch_size is None and self.batch_sampler is None:
-            for index in self._indices():
-                yield self.collate_fn(self.dataset[index])
+        # PyTorch draws a base seed for its workers from the stream at every pass: so does this
+        # loader, so that the random numbers that follow are the same.
+        factories.empty((), dtype=dtypes.int64).random_(generator=self.generator)
+        return self._iterate()
+
+    def _iterate(self) -> Iterator:
+        if isinstance(self.dataset, IterableDataset):
+            stream = iter(self.dataset)
+            if not self._auto_collation:
+                for sample in stream:
+                    yield self.collate_fn(sample)
+                return
+            for indices in self._index_sampler:  # only its batch size matters
+                batch = list(itertools.islice(stream, len(indices)))
+                if not batch or self.drop_last and len(batch) < len(indices):
+                    return
+                yield self.collate_fn(batch)
+                if len(batch) < len(indices):
+                    return
             return
-        for indices in self._batches():
-            yield self.collate_fn([self.dataset[i] for i in indices])
+        for index in self._index_sampler:
+            if not self._auto_collation:
+                yield self.collate_fn(self.dataset[index])
+            elif callable(getattr(self.dataset, "__getitems__", None)):
+                yield self.collate_fn(self.dataset.__getitems__(index))
+            else:
+                yield self.collate_fn([self.dataset[i] for i in index])
 
     def __len__(self) -> int:
-        if self.batch_sampler is not None:
-            return len(self.batch_sampler)
-        count = len(self.sampler) if self.sampler is not None else len(self.dataset)
-        if self.batch_size is None:
-            return count
-        return count // self.batch_size if self.drop_last else math.ceil(count / self.batch_size)
-
-
-def _no_generator(generator) -> None:
-    if generator is not None:
-        raise NotImplementedError(
-            "minigrad has no torch.Generator: leave generator=None and seed with torch.manual_seed(...)"
-        )
+        if isinstance(self.dataset, IterableDataset):
+            length = len(self.dataset)
+            if self.batch_size is not None:
+                length = length // self.batch_size if self.drop_last else math.ceil(length / self.batch_size)
+            return length
+        return len(self._index_sampler)
