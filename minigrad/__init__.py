@@ -99,3 +99,46 @@ from .linalg import torch_qr as qr  # noqa: E402
 from .linalg import torch_slogdet as slogdet  # noqa: E402
 from .linalg import torch_svd as svd  # noqa: E402
 from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402
+
+# --- torch.* aliases of nn.functional ops (H5) ---
+# functional ops torch also exposes at top level (H5)
+# isort: split
+from .nn._toplevel import (  # noqa: E402
+    adaptive_avg_pool1d,
+    adaptive_max_pool1d,
+    alpha_dropout,
+    avg_pool1d,
+    batch_norm,
+    bilinear,
+    binary_cross_entropy_with_logits,
+    celu,
+    celu_,
+    conv1d,
+    conv2d,
+    cosine_embedding_loss,
+    cosine_similarity,
+    dropout,
+    embedding,
+    group_norm,
+    hardshrink,
+    hinge_embedding_loss,
+    instance_norm,
+    kl_div,
+    layer_norm,
+    margin_ranking_loss,
+    max_pool1d,
+    max_pool2d,
+    pairwise_distance,
+    pixel_shuffle,
+    pixel_unshuffle,
+    poisson_nll_loss,
+    prelu,
+    rms_norm,
+    rrelu,
+    rrelu_,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
+    triplet_margin_loss,
+)

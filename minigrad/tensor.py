@@ -1515,3 +1515,21 @@ Tensor.__add__ = Tensor.__radd__ = F.add
 Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub
 Tensor.__mul__ = Tensor.__rmul__ = F.mul
 Tensor.__truediv__ = F.div
+
+
+# --- nn methods of Tensor (H5) ---
+def _hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
+    """``x.hardshrink(lambd)``: ``torch.nn.functional.hardshrink(x, lambd)``."""
+    from .nn import functional  # (nn is built on this module)
+
+    return functional.hardshrink(self, lambd)
+
+
+def _prelu(self: Tensor, weight: Tensor) -> Tensor:
+    """``x.prelu(weight)``: ``torch.nn.functional.prelu(x, weight)``."""
+    from .nn import functional
+
+    return functional.prelu(self, weight)
+
+
+Tensor.hardshrink, Tensor.prelu = _hardshrink, _prelu

@@ -262,31 +262,113 @@ gelu_backward_op = Op(
     grad_output=lambda grad, self, approximate: gelu_backward_op(grad, self, approximate=approximate),
     self=lambda grad, grad_output, self, approximate: grad * grad_output * _gelu_curvature(self, approximate),
 )
-# elu(x) = x where positive, alpha * (exp(x) - 1) elsewhere. Its slope there is alpha * exp(x),
-# or result + alpha read from the result (in place, where x is overwritten: EluBackward1).
+
+
+# elu(x) = scale * x where positive, scale * alpha * (exp(input_scale * x) - 1) elsewhere (selu
+# and celu are elu with other scales, as in ATen). Its slope there is input_scale * scale * alpha
+# * exp(input_scale * x), or input_scale * (result + scale * alpha) read from the result (in
+# place, where x is overwritten: EluBackward1).
+def _elu(xp, x, alpha, scale, input_scale):
+    out = xp.where(x > 0, x * scale, xp.expm1(x * input_scale) * (alpha * scale))
+    return out.astype(x.dtype, copy=False)
+
+
+def _elu_slope(xp, grad_output, x, alpha, scale, input_scale, is_result):
+    negative = (x + alpha * scale) if is_result else xp.exp(x * input_scale) * (alpha * scale)
+    return xp.where(x > 0, grad_output * scale, grad_output * (negative * input_scale)).astype(
+        grad_output.dtype, copy=False
+    )
+
+
+def _elu_rule(grad: Tensor, x: Tensor, alpha, scale, input_scale, is_result: bool) -> Tensor:
+    return elu_backward_op(grad, x, alpha=alpha, scale=scale, input_scale=input_scale, is_result=is_result)
+
+
+def _elu_second(grad: Tensor, x: Tensor, alpha, scale, input_scale, is_result: bool) -> Tensor:
+    """The derivative of elu's slope: 0 where positive, else input_scale**2 * scale * alpha *
+    exp(input_scale * x) (from the result: input_scale)."""
+    curve = input_scale if is_result else (x * input_scale).exp() * (input_scale * input_scale * alpha * scale)
+    return where(x > 0, 0.0, grad * curve)
+
+
 elu_op = Op(
     "EluBackward0",
-    lambda xp, self, *, alpha: xp.where(self > 0, self, alpha * xp.expm1(self)).astype(self.dtype, copy=False),
-    self=lambda grad, self, alpha: elu_backward_op(grad, self, alpha=alpha, is_result=False),
+    lambda xp, self, *, alpha, scale, input_scale: _elu(xp, self, alpha, scale, input_scale),
+    self=lambda grad, self, alpha, scale, input_scale: _elu_rule(grad, self, alpha, scale, input_scale, False),
 )
 elu_inplace_op = Op(
     "EluBackward1",
     elu_op.forward,
-    self=lambda grad, result, alpha: elu_backward_op(grad, result, alpha=alpha, is_result=True),
+    self=lambda grad, result, alpha, scale, input_scale: _elu_rule(grad, result, alpha, scale, input_scale, True),
 )
+# celu is elu with input_scale 1/alpha, recorded under its own name (its backward is elu's)
+celu_op = Op("CeluBackward0", elu_op.forward, **elu_op.rules)
+celu_inplace_op = Op("CeluBackward1", elu_op.forward, **elu_inplace_op.rules)
 elu_backward_op = Op(
     "EluBackwardBackward0",
-    lambda xp, grad_output, self_or_result, *, alpha, is_result: xp.where(
-        self_or_result > 0,
-        grad_output,
-        grad_output * (self_or_result + alpha if is_result else alpha * xp.exp(self_or_result)),
+    lambda xp, grad_output, self_or_result, *, alpha, scale, input_scale, is_result: _elu_slope(
+        xp, grad_output, self_or_result, alpha, scale, input_scale, is_result
     ),
-    grad_output=lambda grad, self_or_result, alpha, is_result: elu_backward_op(
-        grad, self_or_result, alpha=alpha, is_result=is_result
+    grad_output=lambda grad, self_or_result, alpha, scale, input_scale, is_result: _elu_rule(
+        grad, self_or_result, alpha, scale, input_scale, is_result
     ),
-    self_or_result=lambda grad, grad_output, self_or_result, alpha, is_result: where(
-        self_or_result > 0, 0.0, grad * grad_output * (1 if is_result else alpha * self_or_result.exp())
+    self_or_result=lambda grad, grad_output, self_or_result, alpha, scale, input_scale, is_result: _elu_second(
+        grad * grad_output, self_or_result, alpha, scale, input_scale, is_result
     ),
+)
+
+
+# hardshrink zeroes [-lambd, lambd]; softshrink also moves the rest lambd towards 0. Both pass
+# the gradient outside that band only; their backward is an op of its own (linear in the
+# gradient, flat in x: its derivative for x is zero), as in PyTorch.
+def _outside(xp, x, lambd):
+    return (x < -lambd) | (x > lambd)
+
+
+hardshrink_op = Op(
+    "HardshrinkBackward0",
+    lambda xp, self, *, lambd: xp.where(_outside(xp, self, lambd), self, xp.zeros((), self.dtype)),
+    self=lambda grad, self, lambd: hardshrink_backward_op(grad, self, lambd=lambd),
+)
+hardshrink_backward_op = Op(
+    "HardshrinkBackwardBackward0",
+    lambda xp, grad_out, self, *, lambd: xp.where(_outside(xp, self, lambd), grad_out, xp.zeros((), grad_out.dtype)),
+    grad_out=lambda grad, self, lambd: hardshrink_backward_op(grad, self, lambd=lambd),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+softshrink_op = Op(
+    "SoftshrinkBackward0",
+    lambda xp, self, *, lambd: xp.where(
+        self > lambd, self - lambd, xp.where(self < -lambd, self + lambd, xp.zeros((), self.dtype))
+    ).astype(self.dtype, copy=False),
+    self=lambda grad, self, lambd: softshrink_backward_op(grad, self, lambd=lambd),
+)
+softshrink_backward_op = Op(
+    "SoftshrinkBackwardBackward0",
+    lambda xp, grad_output, self, *, lambd: hardshrink_backward_op.forward(xp, grad_output, self, lambd=lambd),
+    grad_output=lambda grad, self, lambd: softshrink_backward_op(grad, self, lambd=lambd),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+
+
+# rrelu multiplies by ``noise``: 1 where x > 0, elsewhere a slope drawn in [lower, upper) when
+# training, or their mean in eval mode (PyTorch's rrelu_with_noise). Its backward multiplies by
+# the same noise and is flat in x.
+rrelu_op = Op(
+    "RreluWithNoiseBackward0",
+    lambda xp, self, *, noise: (self * noise).astype(self.dtype, copy=False),
+    self=lambda grad, self, noise: rrelu_backward_op(grad, self, noise=noise),
+)
+rrelu_inplace_op = Op(
+    "RreluWithNoiseBackward1",
+    rrelu_op.forward,
+    self=lambda grad, result, noise: rrelu_backward_op(grad, result, noise=noise),
+)
+rrelu_backward_op = Op(
+    "RreluWithNoiseBackwardBackward0",
+    lambda xp, grad_output, self, *, noise: (grad_output * noise).astype(grad_output.dtype, copy=False),
+    grad_output=lambda grad, self, noise: rrelu_backward_op(grad, self, noise=noise),
+    self=lambda grad: zeros_like_tensor(grad),
 )
 
 
@@ -1280,3 +1362,244 @@ def sliding_max_indices(xp, x, *, kernel_size, stride, padding, dilation, ceil_m
 def adaptive_max_indices(xp, x, *, output_size):
     """adaptive_max_pool2d's indices (flat positions in each plane of ``x``)."""
     return max_indices(xp, x, _plane(xp, *_adaptive_axes(xp, x.shape, output_size), x.shape[-1]))
+
+
+# ---------------------------------------------------------------------------------------------- bilinear (H5)
+def _trilinear_grad(spec: str, k: int):
+    """The einsum spec of the gradient for operand ``k`` of ``spec``: the incoming gradient takes
+    the result's place, operand ``k``'s indices become the result's."""
+    operands, result = spec.split("->")
+    parts = operands.split(",")
+    target, parts[k] = parts[k], result
+    return ",".join(parts) + "->" + target
+
+
+# ``i1 (x) i2 (x) i3`` summed as ``spec`` says: bilinear's kernel (PyTorch's _trilinear). Each
+# gradient is the same kind of product of the incoming gradient with the other two.
+trilinear_op = Op(
+    "TrilinearBackward0",
+    lambda xp, i1, i2, i3, *, spec: xp.einsum(spec, i1, i2, i3),
+    i1=lambda grad, i2, i3, spec: trilinear_op(grad, i2, i3, spec=_trilinear_grad(spec, 0)),
+    i2=lambda grad, i1, i3, spec: trilinear_op(i1, grad, i3, spec=_trilinear_grad(spec, 1)),
+    i3=lambda grad, i1, i2, spec: trilinear_op(i1, i2, grad, spec=_trilinear_grad(spec, 2)),
+)
+
+
+# ---------------------------------------------------------------------------------------------- resampling (H5)
+# pixel_shuffle moves blocks of r*r channels into r x r patches of the plane; pixel_unshuffle
+# undoes it. Each is the other's backward, as in PyTorch.
+def _pixel_shuffle(xp, x, r):
+    *batch, c, h, w = x.shape
+    n = len(batch)
+    blocks = x.reshape(*batch, c // (r * r), r, r, h, w)
+    order = (*range(n), n, n + 3, n + 1, n + 4, n + 2)
+    return xp.ascontiguousarray(blocks.transpose(order)).reshape(*batch, c // (r * r), h * r, w * r)
+
+
+def _pixel_unshuffle(xp, x, r):
+    *batch, c, h, w = x.shape
+    n = len(batch)
+    patches = x.reshape(*batch, c, h // r, r, w // r, r)
+    order = (*range(n), n, n + 2, n + 4, n + 1, n + 3)
+    return xp.ascontiguousarray(patches.transpose(order)).reshape(*batch, c * r * r, h // r, w // r)
+
+
+pixel_shuffle_op = Op(
+    "PixelShuffleBackward0",
+    lambda xp, self, *, upscale_factor: _pixel_shuffle(xp, self, upscale_factor),
+    self=lambda grad, upscale_factor: pixel_unshuffle_op(grad, downscale_factor=upscale_factor),
+)
+pixel_unshuffle_op = Op(
+    "PixelUnshuffleBackward0",
+    lambda xp, self, *, downscale_factor: _pixel_unshuffle(xp, self, downscale_factor),
+    self=lambda grad, downscale_factor: pixel_shuffle_op(grad, upscale_factor=downscale_factor),
+)
+
+
+# interpolate: each spatial axis is resampled by an (out, in) matrix of weights, built with
+# PyTorch's index arithmetic (in float32 for float32 inputs, as its kernels compute): one 1 per
+# row for 'nearest', two neighbours' weights for 'linear'. The 2-d result is R_h @ x @ R_w.T
+# (along W first, as PyTorch sums); the gradient R_h.T @ g @ R_w.
+def _nearest_sources(xp, size, out, scale, exact, ftype):
+    i = xp.arange(out)
+    if not exact and out == size:
+        return i
+    if not exact and out == 2 * size:
+        return i >> 1
+    step = ftype(1.0 / scale) if scale is not None and scale > 0 else ftype(size) / ftype(out)
+    position = (i.astype(ftype) + ftype(0.5)) * step if exact else i.astype(ftype) * step
+    return xp.minimum(xp.floor(position).astype(i.dtype), size - 1)
+
+
+def _axis_weights(xp, size, out, scale, mode, align_corners, dtype):
+    """The (out, size) matrix that resamples one axis."""
+    ftype = xp.float64 if dtype == xp.float64 else xp.float32
+    rows = xp.arange(out)
+    weights = xp.zeros((out, size), dtype=dtype)
+    if mode != "linear":
+        weights[rows, _nearest_sources(xp, size, out, scale, mode == "nearest-exact", ftype)] = 1
+        return weights
+    if out == size:
+        weights[rows, rows] = 1
+        return weights
+    if align_corners:
+        step = ftype(size - 1) / ftype(out - 1) if out > 1 else ftype(0)
+        real = rows.astype(ftype) * step
+    else:
+        step = ftype(1.0 / scale) if scale is not None and scale > 0 else ftype(size) / ftype(out)
+        real = xp.maximum((rows.astype(ftype) + ftype(0.5)) * step - ftype(0.5), ftype(0))
+    low = xp.minimum(xp.floor(real).astype(rows.dtype), size - 1)
+    far = xp.clip(real - low.astype(ftype), 0, 1).astype(ftype)
+    high = low + (low < size - 1)
+    backend.scatter_add(weights, (rows, low), (1 - far).astype(dtype))  # low == high at the last index
+    backend.scatter_add(weights, (rows, high), far.astype(dtype))
+    return weights
+
+
+def _resample_weights(xp, in_sizes, out_sizes, scales, mode, align_corners, dtype):
+    return [_axis_weights(xp, n, o, s, mode, align_corners, dtype) for n, o, s in zip(in_sizes, out_sizes, scales)]
+
+
+def _resample(xp, x, mode, output_size, scales, align_corners):
+    sizes = x.shape[2:]
+    if mode != "linear":  # a gather, exact for any value (inf included)
+        axes = [
+            _nearest_sources(xp, n, o, s, mode == "nearest-exact", xp.float32)
+            for n, o, s in zip(sizes, output_size, scales)
+        ]
+        if len(axes) == 1:
+            return xp.ascontiguousarray(x[..., axes[0]])
+        return xp.ascontiguousarray(x[..., axes[0][:, None], axes[1][None, :]])
+    weights = _resample_weights(xp, sizes, output_size, scales, mode, align_corners, x.dtype)
+    out = xp.matmul(x, weights[-1].T)
+    if len(weights) == 2:
+        out = xp.matmul(weights[0], out)
+    return out.astype(x.dtype, copy=False)
+
+
+def _resample_backward(xp, g, mode, input_size, output_size, scales, align_corners):
+    weights = _resample_weights(xp, input_size, output_size, scales, mode, align_corners, g.dtype)
+    out = xp.matmul(g, weights[-1])
+    if len(weights) == 2:
+        out = xp.matmul(weights[0].T, out)
+    return out.astype(g.dtype, copy=False)
+
+
+_RESAMPLE_OPS: dict[str, tuple[Op, Op]] = {}
+
+
+def resample_ops(name: str) -> tuple[Op, Op]:
+    """The op ``Upsample<name>Backward0`` and its backward ``Upsample<name>BackwardBackward0``
+    (e.g. name "Bilinear2D"): each is linear, so each one's rule is the other."""
+    if name not in _RESAMPLE_OPS:
+        forward = Op(
+            f"Upsample{name}Backward0",
+            lambda xp, self, *, mode, output_size, scales, align_corners: _resample(
+                xp, self, mode, output_size, scales, align_corners
+            ),
+            self=lambda grad, self_shape, mode, output_size, scales, align_corners: backward(
+                grad,
+                mode=mode,
+                input_size=tuple(self_shape[2:]),
+                output_size=output_size,
+                scales=scales,
+                align_corners=align_corners,
+            ),
+        )
+        backward = Op(
+            f"Upsample{name}BackwardBackward0",
+            lambda xp, grad_output, *, mode, input_size, output_size, scales, align_corners: _resample_backward(
+                xp, grad_output, mode, input_size, output_size, scales, align_corners
+            ),
+            grad_output=lambda grad, mode, output_size, scales, align_corners: forward(
+                grad, mode=mode, output_size=output_size, scales=scales, align_corners=align_corners
+            ),
+        )
+        _RESAMPLE_OPS[name] = (forward, backward)
+    return _RESAMPLE_OPS[name]
+
+
+# unfold (im2col) lays every kernel window of a (N, C, H, W) input out as a column of
+# (N, C*kh*kw, L); fold (col2im) adds columns back into an image. Each is the other's backward.
+def _fold_geometry(xp, hw, kernel_size, dilation, padding, stride):
+    padded = (hw[0] + 2 * padding[0], hw[1] + 2 * padding[1])
+    return padded, _windows(xp, padded, kernel_size, stride, dilation)
+
+
+def _im2col(xp, x, kernel_size, dilation, padding, stride):
+    batched = x.ndim == 4
+    x = x if batched else x[None]
+    (ph, pw) = padding
+    padded = xp.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw))) if ph or pw else x
+    _, (rows, cols) = _fold_geometry(xp, x.shape[2:], kernel_size, dilation, padding, stride)
+    windows = padded[:, :, rows, cols]  # (N, C, kh, kw, oh, ow)
+    n, c, kh, kw, oh, ow = windows.shape
+    out = xp.ascontiguousarray(windows).reshape(n, c * kh * kw, oh * ow)
+    return out if batched else out[0]
+
+
+def _col2im(xp, cols_in, output_size, kernel_size, dilation, padding, stride):
+    batched = cols_in.ndim == 3
+    cols_in = cols_in if batched else cols_in[None]
+    (kh, kw), (ph, pw) = kernel_size, padding
+    (hp, wp), (rows, cols) = _fold_geometry(xp, output_size, kernel_size, dilation, padding, stride)
+    n, ckk = cols_in.shape[:2]
+    values = cols_in.reshape(n, ckk // (kh * kw), kh, kw, rows.shape[2], cols.shape[3])
+    out = xp.zeros((n, ckk // (kh * kw), hp, wp), dtype=cols_in.dtype)
+    backend.scatter_add(out, (slice(None), slice(None), rows, cols), values)
+    out = out[:, :, ph : ph + output_size[0], pw : pw + output_size[1]]
+    out = xp.ascontiguousarray(out)
+    return out if batched else out[0]
+
+
+im2col_op = Op(
+    "Im2ColBackward0",
+    lambda xp, self, *, kernel_size, dilation, padding, stride: _im2col(
+        xp, self, kernel_size, dilation, padding, stride
+    ),
+    self=lambda grad, self_shape, kernel_size, dilation, padding, stride: col2im_op(
+        grad,
+        output_size=tuple(self_shape[-2:]),
+        kernel_size=kernel_size,
+        dilation=dilation,
+        padding=padding,
+        stride=stride,
+    ),
+)
+col2im_op = Op(
+    "Col2ImBackward0",
+    lambda xp, self, *, output_size, kernel_size, dilation, padding, stride: _col2im(
+        xp, self, output_size, kernel_size, dilation, padding, stride
+    ),
+    self=lambda grad, kernel_size, dilation, padding, stride: im2col_op(
+        grad, kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride
+    ),
+)
+
+
+# local_response_norm averages squares over a window of channels: PyTorch pools a 5-d view with
+# avg_pool3d over (size, 1, 1), stride 1, which is this: the mean along dim 2 of (N, 1, C', H, W).
+def _channel_mean(xp, x, size):
+    n, _, c, h, w = x.shape
+    flat = x.reshape(n, 1, c, h * w)
+    geometry = _avg_geometry(xp, flat.shape, (size, 1), (1, 1), (0, 0), False, True, None)
+    return _average(xp, flat, geometry).reshape(n, 1, -1, h, w)
+
+
+def _channel_mean_backward(xp, grad_output, shape, size):
+    n, _, c, h, w = shape
+    geometry = _avg_geometry(xp, (n, 1, c, h * w), (size, 1), (1, 1), (0, 0), False, True, None)
+    g = grad_output.reshape(n, 1, -1, h * w)
+    return _spread(xp, g, (n, 1, c, h * w), geometry).reshape(shape)
+
+
+avg_pool3d_channels_op = Op(
+    "AvgPool3DBackward0",
+    lambda xp, self, *, size: _channel_mean(xp, self, size),
+    self=lambda grad, self_shape, size: avg_pool3d_channels_backward_op(grad, shape=tuple(self_shape), size=size),
+)
+avg_pool3d_channels_backward_op = Op(
+    "AvgPool3DBackwardBackward0",
+    lambda xp, grad_output, *, shape, size: _channel_mean_backward(xp, grad_output, shape, size),
+    grad_output=lambda grad, size: avg_pool3d_channels_op(grad, size=size),
+)

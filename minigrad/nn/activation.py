@@ -1,6 +1,7 @@
 """Activation modules: ``ReLU``, ``LeakyReLU``, ``GELU``, ``ELU``, ``Softplus``, ``SiLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
 ``Softmin``, ``LogSoftmax``, ``Hardtanh``, ``ReLU6``, ``Threshold``, ``Hardswish``, ``Hardsigmoid``, ``Mish``, ``LogSigmoid``,
-``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``; and ``Flatten``, ``Unflatten``, ``Dropout``,
+``Softsign``, ``Tanhshrink``, ``GLU``, ``PReLU``, ``SELU``, ``CELU``, ``Hardshrink``, ``Softshrink``,
+``RReLU``, ``Softmax2d``; and ``Flatten``, ``Unflatten``, ``Dropout``,
 ``Dropout1d``, ``Dropout2d``, ``AlphaDropout``."""
 
 from __future__ import annotations
@@ -401,3 +402,112 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
+
+
+class SELU(Module):
+    """``scale * elu(x, alpha)`` with SELU's fixed constants (see ``F.selu``).
+
+    >>> from minigrad import nn
+    >>> nn.SELU(inplace=True)
+    SELU(inplace=True)
+    """
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))``.
+
+    >>> from minigrad import nn
+    >>> nn.CELU(2.0)
+    CELU(alpha=2.0)
+    """
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Hardshrink(Module):
+    """``x`` where ``|x| > lambd``, else 0.
+
+    >>> from minigrad import nn
+    >>> nn.Hardshrink()
+    Hardshrink(0.5)
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Module):
+    """``x`` moved ``lambd`` towards 0, and 0 where ``|x| <= lambd``.
+
+    >>> from minigrad import nn
+    >>> nn.Softshrink(0.25)
+    Softshrink(0.25)
+    """
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: random negative slopes in ``[lower, upper)`` in training, their mean in eval().
+
+    >>> from minigrad import nn
+    >>> nn.RReLU(0.1, 0.3)
+    RReLU(lower=0.1, upper=0.3)
+    """
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
+class Softmax2d(Module):
+    """Softmax over the channels (dim -3) of a (N, C, H, W) or (C, H, W) input.
+
+    >>> import minigrad as torch
+    >>> torch.nn.Softmax2d()(torch.zeros(2, 1, 1)).flatten()
+    tensor([0.5000, 0.5000])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)

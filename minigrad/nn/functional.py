@@ -26,8 +26,11 @@ __all__ = [
     "avg_pool1d",
     "avg_pool2d",
     "batch_norm",
+    "bilinear",
     "binary_cross_entropy",
     "binary_cross_entropy_with_logits",
+    "celu",
+    "celu_",
     "conv1d",
     "conv2d",
     "cosine_embedding_loss",
@@ -37,24 +40,33 @@ __all__ = [
     "dropout1d",
     "dropout2d",
     "elu",
+    "elu_",
     "embedding",
+    "fold",
     "gaussian_nll_loss",
     "gelu",
     "glu",
     "group_norm",
+    "hardshrink",
     "hardsigmoid",
     "hardswish",
     "hardtanh",
+    "hardtanh_",
     "hinge_embedding_loss",
     "huber_loss",
     "instance_norm",
+    "interpolate",
     "kl_div",
     "l1_loss",
     "layer_norm",
     "leaky_relu",
+    "leaky_relu_",
     "linear",
+    "local_response_norm",
     "log_softmax",
     "logsigmoid",
+    "lp_pool1d",
+    "lp_pool2d",
     "margin_ranking_loss",
     "max_pool1d",
     "max_pool2d",
@@ -68,10 +80,18 @@ __all__ = [
     "one_hot",
     "pad",
     "pairwise_distance",
+    "pixel_shuffle",
+    "pixel_unshuffle",
     "poisson_nll_loss",
     "prelu",
     "relu",
     "relu6",
+    "relu_",
+    "rms_norm",
+    "rrelu",
+    "rrelu_",
+    "selu",
+    "selu_",
     "sigmoid",
     "silu",
     "smooth_l1_loss",
@@ -79,12 +99,18 @@ __all__ = [
     "softmax",
     "softmin",
     "softplus",
+    "softshrink",
     "softsign",
     "tanh",
     "tanhshrink",
     "threshold",
+    "threshold_",
     "triplet_margin_loss",
     "triplet_margin_with_distance_loss",
+    "unfold",
+    "upsample",
+    "upsample_bilinear",
+    "upsample_nearest",
 ]
 
 
@@ -1000,8 +1026,8 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere (``EluBackward0``)."""
     _check_floating(input, "elu_cpu")
     if inplace:
-        return input._apply_inplace(lambda s: _ops.elu_inplace_op(s, alpha=alpha))
-    return _ops.elu_op(input, alpha=alpha)
+        return input._apply_inplace(lambda s: _ops.elu_inplace_op(s, alpha=alpha, scale=1, input_scale=1))
+    return _ops.elu_op(input, alpha=alpha, scale=1, input_scale=1)
 
 
 def _check_floating(input: Tensor, kernel: str) -> None:
@@ -1272,6 +1298,518 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         weight = weight.reshape(shape)
     _check_floating(input, "prelu_cpu")
     return _ops.prelu_op(input, weight)
+
+
+# ---------------------------------------------------------------------------------------------- more activations (H5)
+_SELU_ALPHA_ARG, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # SELU's fixed point
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``scale * elu(input, alpha)`` with SELU's fixed ``alpha`` and ``scale``: as in ATen, elu
+    with a scale, so its node is ``EluBackward0``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.selu(torch.tensor([-1.0, 0.0, 1.0]))
+    tensor([-1.1113,  0.0000,  1.0507])
+    """
+    _check_floating(input, "elu_cpu")
+    params = dict(alpha=_SELU_ALPHA_ARG, scale=_SELU_SCALE, input_scale=1)
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.elu_inplace_op(s, **params))
+    return _ops.elu_op(input, **params)
+
+
+def selu_(input: Tensor) -> Tensor:
+    """:func:`selu` in place (``EluBackward1``)."""
+    return selu(input, inplace=True)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (``CeluBackward0``: elu with
+    ``input_scale = 1 / alpha``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.celu(torch.tensor([-1.0, 2.0]), alpha=2.0)
+    tensor([-0.7869,  2.0000])
+    """
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _check_floating(input, "elu_cpu")
+    params = dict(alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.celu_inplace_op(s, **params))
+    return _ops.celu_op(input, **params)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """:func:`celu` in place (``CeluBackward1``)."""
+    return celu(input, alpha, inplace=True)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    """:func:`elu` in place (``EluBackward1``)."""
+    return elu(input, alpha, inplace=True)
+
+
+def relu_(input: Tensor) -> Tensor:
+    """:func:`relu` in place."""
+    return input.relu_()
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    """:func:`leaky_relu` in place."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    """:func:`hardtanh` in place."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    """:func:`threshold` in place (``ThresholdBackward1``)."""
+    return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` where ``|input| > lambd``, else 0 (``HardshrinkBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.hardshrink(torch.tensor([-1.0, 0.3, 0.5, 2.0]))
+    tensor([-1.,  0.,  0.,  2.])
+    """
+    _check_floating(input, "hardshrink_cpu")
+    return _ops.hardshrink_op(input, lambd=lambd)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """``input`` moved ``lambd`` towards 0, and 0 where ``|input| <= lambd`` (``SoftshrinkBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.softshrink(torch.tensor([-1.0, 0.3, 2.0]))
+    tensor([-0.5000,  0.0000,  1.5000])
+    """
+    _check_floating(input, "softshrink_check")
+    top = float(backend.xp(input.device).finfo(input._data.dtype).max)
+    if not 0 <= lambd <= top:
+        raise RuntimeError(
+            f"lambda must be in range [0, {top:g}] for input dtype {input.dtype._legacy_name}, but found {lambd:g}"
+        )
+    return _ops.softshrink_op(input, lambd=lambd)
+
+
+def rrelu(
+    input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
+) -> Tensor:
+    """Randomized leaky ReLU (``RreluWithNoiseBackward0``): values ``<= 0`` are scaled by a slope
+    drawn uniformly from ``[lower, upper)`` for each of them when training (PyTorch's draws: one
+    double per such element, in memory order), by ``(lower + upper) / 2`` otherwise.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.rrelu(torch.tensor([-1.0, 2.0]), 0.2, 0.4)
+    tensor([-0.3000,  2.0000])
+    """
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    _check_floating(input, "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu")
+    xp = backend.xp(input.device)
+    x = input._data
+    if training:
+        at_most_zero = x <= 0
+        draws = zeros(int(at_most_zero.sum()), dtype=dtypes.float64, device=input.device).uniform_(lower, upper)
+        noise = xp.ones_like(x)
+        noise[at_most_zero] = draws._data.astype(x.dtype)
+    else:
+        slopes = xp.asarray((lower + upper) / 2, dtype=x.dtype)
+        noise = xp.where(x > 0, xp.ones((), x.dtype), slopes).astype(x.dtype, copy=False)
+    if inplace:
+        return input._apply_inplace(lambda s: _ops.rrelu_inplace_op(s, noise=noise))
+    return _ops.rrelu_op(input, noise=noise)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    """:func:`rrelu` in place (``RreluWithNoiseBackward1``)."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+# ---------------------------------------------------------------------------------------------- rms_norm, bilinear (H5)
+def rms_norm(
+    input: Tensor, normalized_shape: list[int] | tuple[int, ...], weight: Tensor | None = None, eps: float | None = None
+) -> Tensor:
+    """``input / sqrt(mean(input**2) + eps) * weight`` over the last dims (``normalized_shape``);
+    ``eps=None`` is the dtype's machine epsilon. From elementary ops, as PyTorch's CPU composite
+    (``PowBackward0``, ``MeanBackward1``, ``AddBackward1``, ``RsqrtBackward0``, ``MulBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.rms_norm(torch.tensor([[3.0, 4.0]]), (2,))
+    tensor([[0.8485, 1.1314]])
+    """
+    shape = _int_tuple(normalized_shape, "rms_norm", "normalized_shape", 2)
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(
+            f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+            f"{list(weight.shape)} and normalized_shape = {list(shape)}"
+        )
+    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [*{str(list(shape))[1:-1]}], "
+            f"but got input of size{list(input.shape)}"
+        )
+    _check_floating(input, "rms_norm")
+    if eps is None:
+        eps = float(backend.xp(input.device).finfo(input._data.dtype).eps)
+    dims = tuple(range(input.ndim - len(shape), input.ndim))
+    scale = _F.add_scalar_op(input.pow(2).mean(dims, keepdim=True), other=eps).rsqrt()
+    out = input * scale
+    return out if weight is None else out * weight
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``input1^T weight[o] input2 + bias[o]`` for each output ``o``: ``weight`` is (out, in1, in2).
+    One ``TrilinearBackward0`` between views, then ``AddBackward0`` for the bias, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.bilinear(torch.ones(1, 2), torch.ones(1, 3), torch.ones(4, 2, 3))
+    tensor([[6., 6., 6., 6.]])
+    """
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(
+                f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} and "
+                f"{input2.shape[i]}"
+            )
+    if weight.ndim != 3:
+        raise RuntimeError(f"bilinear(): weight must be three-dimensional, but got {weight.ndim} dimensions")
+    for k, t in ((1, input1), (2, input2)):
+        if t.shape[-1] != weight.shape[k]:
+            raise RuntimeError(
+                f"bilinear(): input{k} size does not match weight size: got {t.shape[-1]} but expected "
+                f"{weight.shape[k]}"
+            )
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(
+            f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected {weight.shape[0]}"
+        )
+    flat1 = input1.reshape(-1, input1.shape[-1])
+    flat2 = input2.reshape(-1, input2.shape[-1])
+    out = _ops.trilinear_op(flat1, weight, flat2, spec="ni,oij,nj->no").reshape(*input1.shape[:-1], weight.shape[0])
+    return out if bias is None else out + bias
+
+
+# ---------------------------------------------------------------------------------------------- resampling (H5)
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """Rearrange (*, C*r*r, H, W) into (*, C, H*r, W*r), ``r = upscale_factor`` (``PixelShuffleBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.pixel_shuffle(torch.arange(4.0).reshape(1, 4, 1, 1), 2)
+    tensor([[[[0., 1.],
+              [2., 3.]]]])
+    """
+    if input.ndim < 3:
+        raise RuntimeError(
+            f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.ndim} dimension(s)"
+        )
+    if upscale_factor <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {upscale_factor}")
+    c = input.shape[-3]
+    if c % (upscale_factor * upscale_factor):
+        raise RuntimeError(
+            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+            f"but input.size(-3)={c} is not divisible by {upscale_factor * upscale_factor}"
+        )
+    return _ops.pixel_shuffle_op(input, upscale_factor=upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """Rearrange (*, C, H*r, W*r) into (*, C*r*r, H, W), ``r = downscale_factor``: the inverse of
+    :func:`pixel_shuffle` (``PixelUnshuffleBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.pixel_unshuffle(torch.arange(4.0).reshape(1, 1, 2, 2), 2).flatten()
+    tensor([0., 1., 2., 3.])
+    """
+    if input.ndim < 3:
+        raise RuntimeError(
+            f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with {input.ndim} dimension(s)"
+        )
+    if downscale_factor <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {downscale_factor}")
+    for dim, name in ((-2, "height"), (-1, "width")):
+        if input.shape[dim] % downscale_factor:
+            raise RuntimeError(
+                f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but input.size({dim})="
+                f"{input.shape[dim]} is not divisible by {downscale_factor}"
+            )
+    return _ops.pixel_unshuffle_op(input, downscale_factor=downscale_factor)
+
+
+_INTERPOLATION_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def _spatial(value, dims: int, what: str, input: Tensor, cast) -> tuple:
+    if isinstance(value, list | tuple):
+        if len(value) != dims:
+            raise ValueError(
+                f"Input and {what} must have the same number of spatial dimensions, but got input with spatial "
+                f"dimensions of {list(input.shape[2:])} and {what} of {'shape ' if what == 'scale_factor' else ''}"
+                f"{tuple(value)}. Please provide input tensor in (N, C, d1, d2, ...,dK) format and {what} in "
+                f"{'(s1, s2, ...,sK)' if what == 'scale_factor' else '(o1, o2, ...,oK)'} format."
+            )
+        return tuple(cast(v) for v in value)
+    return (cast(value),) * dims
+
+
+def interpolate(
+    input: Tensor,
+    size: int | tuple[int, ...] | None = None,
+    scale_factor: float | tuple[float, ...] | None = None,
+    mode: str = "nearest",
+    align_corners: bool | None = None,
+    recompute_scale_factor: bool | None = None,
+    antialias: bool = False,
+) -> Tensor:
+    """Resize the spatial dims of a (N, C, W) or (N, C, H, W) input to ``size``, or by
+    ``scale_factor``, with PyTorch's index arithmetic: ``mode`` 'nearest', 'nearest-exact',
+    'linear' (3-d), 'bilinear' (4-d, with or without ``align_corners``) or 'area' (adaptive
+    average pooling). One ``UpsampleNearest2DBackward0`` (..., ``UpsampleBilinear2DBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.interpolate(torch.tensor([[[1.0, 3.0]]]), scale_factor=2, mode="linear")
+    tensor([[[1.0000, 1.5000, 2.5000, 3.0000]]])
+    """
+    dims = input.ndim - 2
+    linear = mode in ("linear", "bilinear", "bicubic", "trilinear")
+    if not linear and align_corners is not None:
+        raise ValueError(
+            "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | trilinear"
+        )
+    if align_corners is None:
+        align_corners = False
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
+        )
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if dims < 1:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: "
+            f"{_INTERPOLATION_MODES} (got {mode})"
+        )
+    scales: tuple = (None,) * dims
+    if size is not None:
+        if recompute_scale_factor:
+            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+        output_size = _spatial(size, dims, "output size", input, int)
+    else:
+        factors = _spatial(scale_factor, dims, "scale_factor", input, float)
+        output_size = tuple(int(n * f) for n, f in zip(input.shape[2:], factors))  # PyTorch truncates
+        if not recompute_scale_factor:
+            scales = factors
+    kinds = {("nearest", 1): "Nearest1D", ("nearest", 2): "Nearest2D", ("nearest-exact", 1): "NearestExact1D",
+             ("nearest-exact", 2): "NearestExact2D", ("linear", 1): "Linear1D", ("bilinear", 2): "Bilinear2D"}  # fmt: skip
+    if mode == "area" and dims in (1, 2):
+        return (adaptive_avg_pool1d if dims == 1 else adaptive_avg_pool2d)(input, output_size)
+    if (mode, dims) not in kinds:
+        if mode in ("linear", "bilinear", "trilinear") or (mode == "bicubic" and dims != 2):
+            needed = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}[mode]
+            raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {needed}D input")
+        if mode in ("nearest", "nearest-exact", "area", "bicubic", "trilinear", "lanczos"):
+            raise NotImplementedError(
+                f"interpolate: mode {mode!r} on a {input.ndim}-D input is not implemented in minigrad"
+            )
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: "
+            f"{_INTERPOLATION_MODES} (got {mode})"
+        )
+    if not input.dtype.is_floating_point:
+        kernel = {1: f"compute_indices_weights_{'linear' if linear else 'nearest'}", 2: ""}[dims] or (
+            f"upsample_{'bilinear' if linear else 'nearest'}2d_channels_last"
+        )
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+    if min(input.shape[2:]) <= 0 or min(output_size) <= 0:
+        names = ("W",) if dims == 1 else ("H", "W")
+        given = ", ".join(f"{n}: {v}" for n, v in zip(names, input.shape[2:]))
+        wanted = ", ".join(f"{n}: {v}" for n, v in zip(names, output_size))
+        joint = " and output" if dims == 1 else " output"
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input ({given}){joint} ({wanted})"
+        )
+    op, _ = _ops.resample_ops(kinds[mode, dims])
+    kind = "linear" if linear else mode
+    return op(input, mode=kind, output_size=output_size, scales=scales, align_corners=align_corners)
+
+
+def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
+    """Deprecated name of :func:`interpolate` (PyTorch warns; so does minigrad)."""
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: :func:`interpolate` with mode 'nearest'."""
+    warnings.warn(
+        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2
+    )
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
+    """Deprecated: :func:`interpolate` with mode 'bilinear' and ``align_corners=True``."""
+    warnings.warn(
+        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2
+    )
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def _fold_pairs(kernel_size, dilation, padding, stride) -> tuple:
+    return tuple(_ntuple(v, n, 2) for v, n in ((kernel_size, "kernel_size"), (dilation, "dilation"),
+                                               (padding, "padding"), (stride, "stride")))  # fmt: skip
+
+
+def _check_fold_args(kernel, dilation, padding, stride) -> None:
+    for name, (a, b), low in (("kernel size", kernel, 1), ("stride", stride, 1), ("dilation", dilation, 1)):
+        if a < low or b < low:
+            label = name.split()[0]
+            raise RuntimeError(f"{name} should be greater than zero, but got {label}_height: {a} {label}_width: {b}")
+    if padding[0] < 0 or padding[1] < 0:
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} pad_width: {padding[1]}")
+
+
+def _blocks(hw, kernel, dilation, padding, stride) -> tuple[int, int]:
+    return tuple((n + 2 * p - d * (k - 1) - 1) // s + 1 for n, k, d, p, s in zip(hw, kernel, dilation, padding, stride))
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """The sliding ``kernel_size`` blocks of a (N, C, H, W) or (C, H, W) input as columns: (N,
+    C*kh*kw, L) with L blocks (``Im2ColBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.unfold(torch.arange(9.0).reshape(1, 1, 3, 3), 2)
+    tensor([[[0., 1., 3., 4.],
+             [1., 2., 4., 5.],
+             [3., 4., 6., 7.],
+             [4., 5., 7., 8.]]])
+    """
+    if input.ndim not in (3, 4):
+        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
+    kernel, dilation, padding, stride = _fold_pairs(kernel_size, dilation, padding, stride)
+    _check_fold_args(kernel, dilation, padding, stride)
+    hw = tuple(input.shape[-2:])
+    blocks = _blocks(hw, kernel, dilation, padding, stride)
+    if min(blocks) < 1:
+        raise RuntimeError(
+            f"Given input with spatial size {hw}, kernel_size={kernel}, dilation={dilation}, padding={padding}, "
+            f"calculated shape of the array of sliding blocks as {blocks}, but its components must be at least one."
+        )
+    _check_floating(input, "im2col_out_cpu")
+    return _ops.im2col_op(input, kernel_size=kernel, dilation=dilation, padding=padding, stride=stride)
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Add (N, C*kh*kw, L) columns of sliding blocks back into a (N, C, *output_size) image
+    (overlaps add up): the adjoint of :func:`unfold` (``Col2ImBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.fold(torch.ones(1, 4, 4), (3, 3), 2)
+    tensor([[[[1., 2., 1.],
+              [2., 4., 2.],
+              [1., 2., 1.]]]])
+    """
+    size = _ntuple(output_size, "output_size", 2)
+    kernel, dilation, padding, stride = _fold_pairs(kernel_size, dilation, padding, stride)
+    if input.ndim not in (2, 3) or any(n == 0 for n in input.shape[input.ndim - 2 :]):
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for "
+            f"input, but got: {list(input.shape)}"
+        )
+    _check_fold_args(kernel, dilation, padding, stride)
+    columns, length = input.shape[-2:]
+    if columns % (kernel[0] * kernel[1]):
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={columns} and kernel_size={kernel}."
+        )
+    blocks = _blocks(size, kernel, dilation, padding, stride)
+    if blocks[0] * blocks[1] != length:
+        raise RuntimeError(
+            f"Given output_size={size}, kernel_size={kernel}, dilation={dilation}, padding={padding}, "
+            f"stride={stride}, expected size of input's dimension 2 to match the calculated number of sliding "
+            f"blocks {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but got input.size(2)={length}."
+        )
+    _check_floating(input, "col2im_out_cpu")
+    return _ops.col2im_op(
+        input, output_size=size, kernel_size=kernel, dilation=dilation, padding=padding, stride=stride
+    )
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """Divide each value by ``(k + alpha * mean of squares over size neighbouring channels) ** beta``
+    (the window padded with zeros at the ends); from elementary ops and an average pool, as
+    PyTorch's composite.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.local_response_norm(torch.ones(1, 3, 1), 3, alpha=3.0, beta=1.0, k=0.0)
+    tensor([[[0.5000],
+             [0.3333],
+             [0.5000]]])
+    """
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = _ops.avg_pool3d_channels_op(div, size=size).squeeze(1)  # avg_pool3d over (size, 1, 1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def _lp_root(out: Tensor, norm_type: float, count: int) -> Tensor:
+    return (out.sign() * relu(out.abs())).mul(count).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None, ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each window: ``(sum of x**p) ** (1/p)`` through an average pool,
+    as PyTorch's composite.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.lp_pool1d(torch.tensor([[3.0, 4.0]]), 2, 2)
+    tensor([[5.]])
+    """
+    if stride is not None:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_root(out, norm_type, kernel_size)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each ``kernel_size`` window (see :func:`lp_pool1d`).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.lp_pool2d(torch.tensor([[[3.0, 4.0]]]), 1, (1, 2))
+    tensor([[[7.]]])
+    """
+    kw, kh = _pool_pair(kernel_size, "lp_pool2d", "kernel_size")
+    if stride is not None:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool2d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_root(out, norm_type, kw * kh)
 
 
 # ---------------------------------------------------------------------------------------------- losses

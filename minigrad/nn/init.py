@@ -7,7 +7,9 @@ but not the same numbers as PyTorch's.
 from __future__ import annotations
 
 import math
+import warnings
 
+from .. import backend
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
@@ -123,3 +125,91 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
     if fan == 0:
         return tensor
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-d convolution weight with the Dirac delta: each of the first input
+    channels of each group passes through unchanged (a 1 at the kernel's centre).
+
+    >>> import minigrad as torch
+    >>> torch.nn.init.dirac_(torch.empty(2, 2, 3))
+    tensor([[[0., 1., 0.],
+             [0., 0., 0.]],
+    <BLANKLINE>
+            [[0., 0., 0.],
+             [0., 1., 0.]]])
+    """
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    centre = tuple(size // 2 for size in sizes[2:])
+    with no_grad():
+        tensor.zero_()
+        for g in range(groups):
+            for d in range(min(per_group, sizes[1])):
+                tensor[(g * per_group + d, d, *centre)] = 1
+    return tensor
+
+
+def _norm_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+def trunc_normal_(
+    tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator=None
+) -> Tensor:
+    """Fill with values from ``N(mean, std**2)`` truncated to ``[a, b]``: drawn by the inverse
+    CDF (uniform between the CDF's values at the bounds, through ``erfinv``), from minigrad's
+    generator, so the numbers differ from PyTorch's (whose draw rejects and redraws).
+
+    >>> import minigrad as torch
+    >>> w = torch.nn.init.trunc_normal_(torch.empty(1000), a=-0.5, b=0.5)
+    >>> bool(w.min() >= -0.5 and w.max() <= 0.5)
+    True
+    """
+    if (mean < a - 2 * std) or (mean > b + 2 * std):
+        warnings.warn(
+            "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+            "The distribution of values may be incorrect.",
+            stacklevel=2,
+        )
+    low, high = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
+    with no_grad():
+        tensor.uniform_(2 * low - 1, 2 * high - 1)
+        tensor.erfinv_()
+        tensor.mul_(std * math.sqrt(2.0)).add_(mean)
+        tensor.clamp_(min=a, max=b)  # erfinv's rounding may step just outside
+    return tensor
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times ``gain``: the Q of the QR factorisation of a
+    normal random matrix (dims after the first flattened), its signs made uniform as PyTorch does.
+
+    >>> import minigrad as torch
+    >>> w = torch.nn.init.orthogonal_(torch.empty(3, 5))
+    >>> torch.allclose(w @ w.T, torch.eye(3), atol=1e-6)
+    True
+    """
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    with no_grad():
+        flat = tensor.new_zeros((rows, cols)).normal_(0, 1)._data
+        xp = backend.xp(tensor.device)
+        if rows < cols:
+            flat = flat.T
+        q, r = xp.linalg.qr(flat)
+        q = q * xp.sign(xp.diagonal(r))
+        if rows < cols:
+            q = q.T
+        tensor.copy_(Tensor._make(xp.ascontiguousarray(q).reshape(tensor.shape)))
+        tensor.mul_(gain)
+    return tensor

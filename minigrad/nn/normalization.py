@@ -1,5 +1,5 @@
 """Normalization layers: ``LayerNorm``, ``BatchNorm1d``, ``BatchNorm2d``, ``GroupNorm``,
-``InstanceNorm1d`` and ``InstanceNorm2d``, as in ``torch.nn``.
+``InstanceNorm1d``, ``InstanceNorm2d``, ``RMSNorm`` and ``LocalResponseNorm``, as in ``torch.nn``.
 
 ``LayerNorm`` standardises each sample over its last dims, ``GroupNorm`` over groups of channels,
 ``InstanceNorm`` each channel of each sample over its positions; ``BatchNorm`` standardises each
@@ -301,3 +301,61 @@ class InstanceNorm2d(_InstanceNorm):
     over H and W."""
 
     _unbatched = 3
+
+
+class RMSNorm(Module):
+    """Divide by the root mean square over the last dims (``normalized_shape``), then scale by a
+    learnable ``weight`` (ones to start with; none without ``elementwise_affine``). ``eps=None``
+    is the input dtype's machine epsilon.
+
+    >>> import minigrad as torch
+    >>> torch.nn.RMSNorm(3)
+    RMSNorm((3,), eps=None, elementwise_affine=True)
+    """
+
+    def __init__(
+        self,
+        normalized_shape: int | list[int] | tuple[int, ...],
+        eps: float | None = None,
+        elementwise_affine: bool = True,
+        device=None,
+        dtype=None,
+    ) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype)) if elementwise_affine else None
+        self.register_parameter("weight", weight)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class LocalResponseNorm(Module):
+    """Divide each value by ``(k + alpha * mean of squares over size neighbouring channels) ** beta``.
+
+    >>> from minigrad import nn
+    >>> nn.LocalResponseNorm(3)
+    LocalResponseNorm(3, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

@@ -20,7 +20,14 @@ from ..factories import tensor
 from ..functions import cat, stack
 from ..tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+    "parameters_to_vector",
+    "vector_to_parameters",
+]
 
 
 def _grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
@@ -126,3 +133,50 @@ def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
         num_param = param.numel()
         param.data = vec[pointer : pointer + num_param].view_as(param).data
         pointer += num_param
+
+
+@no_grad()
+def get_total_norm(
+    tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0, error_if_nonfinite: bool = False, foreach=None
+) -> Tensor:
+    """The ``norm_type``-norm of all of ``tensors`` together (the norm of their norms): the first
+    half of :func:`clip_grad_norm_`.
+
+    >>> import minigrad as torch
+    >>> torch.nn.utils.get_total_norm([torch.tensor([3.0]), torch.tensor([4.0])])
+    tensor(5.)
+    """
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
+        return tensor(0.0)
+    total = linalg.vector_norm(stack([linalg.vector_norm(t, norm_type) for t in tensors]), norm_type)
+    if error_if_nonfinite and bool(total.isnan() | total.isinf()):
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot "
+            "be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+            "`error_if_nonfinite=False`"
+        )
+    return total
+
+
+@no_grad()
+def clip_grads_with_norm_(
+    parameters: Tensor | Iterable[Tensor], max_norm: float, total_norm: Tensor, foreach=None
+) -> None:
+    """Scale the gradients of ``parameters`` by ``max_norm / (total_norm + 1e-6)``, at most 1: the
+    second half of :func:`clip_grad_norm_`, with a norm from :func:`get_total_norm`.
+
+    >>> import minigrad as torch
+    >>> w = torch.nn.Parameter(torch.ones(2))
+    >>> w.grad = torch.tensor([3.0, 4.0])
+    >>> torch.nn.utils.clip_grads_with_norm_([w], 1.0, torch.tensor(5.0))
+    >>> w.grad
+    tensor([0.6000, 0.8000])
+    """
+    grads = _grads(parameters)
+    if not grads:
+        return
+    scale = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
+    for g in grads:
+        g.mul_(scale.to(g.dtype))
