@@ -25,10 +25,12 @@ from .backend import device, get_default_device, set_default_device
 from .dtypes import (
     bool,
     dtype,
+    finfo,
     float16,
     float32,
     float64,
     get_default_dtype,
+    iinfo,
     int8,
     int16,
     int32,
@@ -72,6 +74,8 @@ from .factories import (
     zeros_like,
 )
 from .functions import *  # noqa: F403 - every differentiable function, PyTorch-style
+from .functions import _torch_range as range  # PyTorch's names, private in functions
+from .functions import _torch_scalar_tensor as scalar_tensor
 from .functions import broadcast_shapes
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Size, Tensor
@@ -81,8 +85,13 @@ double = float64
 half = float16
 long = int64
 int = int32  # noqa: A001
+short = int16
 
 __version__ = "0.1.0"
+
+from math import e, inf, nan, pi  # noqa: E402 - PyTorch exposes these constants
+
+newaxis = None
 
 
 from . import linalg, nn, optim, random, special, utils  # noqa: E402  (these build on everything above)

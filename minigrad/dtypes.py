@@ -126,3 +126,60 @@ def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list) -> dty
         elif _category(d) > _category(result):
             result = _default_float if d.is_floating_point else d
     return result
+
+
+# ------------------------------------------------------------------ finfo / iinfo (H1)
+# (mantissa bits, largest exponent) of each floating type: every limit follows from these two.
+_FLOAT_LAYOUT = {"float16": (10, 15), "float32": (23, 127), "float64": (52, 1023)}
+
+
+class finfo:  # noqa: N801 - PyTorch's name
+    """The limits of a floating dtype (the default dtype when none is given).
+
+    >>> import minigrad as torch
+    >>> torch.finfo(torch.float16).max, torch.finfo(torch.float32).eps
+    (65504.0, 1.1920928955078125e-07)
+    """
+
+    def __init__(self, type: dtype | None = None):  # noqa: A002 - PyTorch's parameter name
+        type = _default_float if type is None else type
+        if not isinstance(type, dtype) or not type.is_floating_point:
+            raise TypeError(
+                "torch.finfo() requires a floating point input type. Use torch.iinfo to handle 'torch.finfo'"
+            )
+        mantissa, top = _FLOAT_LAYOUT[type.name]
+        self.bits = type.itemsize * 8
+        self.eps = 2.0**-mantissa
+        self.max = (2.0 - self.eps) * 2.0**top
+        self.min = -self.max
+        self.tiny = self.smallest_normal = 2.0 ** (1 - top)
+        self.resolution = 10.0 ** -int(mantissa * 0.30102999566398120)  # 10**-(decimal digits), as NumPy
+        self.dtype = type.name
+
+    def __repr__(self) -> str:
+        return (
+            f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+            f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})"
+        )
+
+
+class iinfo:  # noqa: N801 - PyTorch's name
+    """The limits of an integer dtype.
+
+    >>> import minigrad as torch
+    >>> torch.iinfo(torch.int8).min, torch.iinfo(torch.uint8).max
+    (-128, 255)
+    """
+
+    def __init__(self, type: dtype):  # noqa: A002 - PyTorch's parameter name
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if not isinstance(type, dtype) or type.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        self.bits = type.itemsize * 8
+        self.min = -(2 ** (self.bits - 1)) if type.is_signed else 0
+        self.max = 2 ** (self.bits - 1) - 1 if type.is_signed else 2**self.bits - 1
+        self.dtype = type.name
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -5522,6 +5522,332 @@ def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, device)
         return Tensor._make(xp.stack([rows[keep], cols[keep]]).astype(backend.array_dtype(dtype)))
 
 
+# ----------------------------------------------------------------------------------------------
+# --- aliases and in-place functions (H1) ---
+# ----------------------------------------------------------------------------------------------
+
+# PyTorch's other names for the same functions (each records the same node).
+absolute = abs
+divide = div
+multiply = mul
+subtract = sub
+negative = neg
+greater = gt
+greater_equal = ge
+less = lt
+less_equal = le
+not_equal = ne
+fix = trunc
+
+# x.ge_(y) and the like on a float tensor in a graph: 1 or 0 in x's dtype, recorded with a zero
+# gradient (GeBackward0 for a number, GeBackward1 for a tensor), as in PyTorch.
+_COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
+_COMPARE_INPLACE_OPS = {
+    name: (Op(f"{name.capitalize()}Backward0", lambda xp, self, *, other, ufunc=ufunc: getattr(xp, ufunc)(self, other).astype(self.dtype),
+              self=lambda grad: zeros_like_tensor(grad)),
+           Op(f"{name.capitalize()}Backward1", lambda xp, self, other, *, ufunc=ufunc: getattr(xp, ufunc)(self, other).astype(self.dtype),
+              self=lambda grad: zeros_like_tensor(grad),
+              other=lambda grad: zeros_like_tensor(grad)))
+    for name, ufunc in _COMPARISONS.items()
+}
+
+
+def _compare_inplace(name: str, input: Tensor, other) -> Tensor:
+    """What ``input.<name>_(other)`` writes: the comparison, recorded when ``input`` is a float
+    tensor and the change is recorded (else a plain bool result, cast on writing)."""
+    recorded = is_grad_enabled() and (input.requires_grad or isinstance(other, Tensor) and other.requires_grad)
+    if not (recorded and input.dtype.is_floating_point):
+        return _compare(_COMPARISONS[name], input, other)
+    number_op, tensor_op = _COMPARE_INPLACE_OPS[name]
+    if isinstance(other, Tensor):
+        return _binary(tensor_op, input, other)
+    return number_op(input, other=other)
+
+
+def true_divide(input, other) -> Tensor:
+    """``div(input, other)``: true division (integers give floats)."""
+    return div(input, other)
+
+
+def positive(input: Tensor) -> Tensor:
+    """``+input``: the tensor itself (not for bool tensors, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, -2.0])
+    >>> torch.positive(x) is x
+    True
+    """
+    if input.dtype is dtypes.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def ravel(input: Tensor) -> Tensor:
+    """The elements in one dimension, in row-major order (a view when ``input`` is contiguous,
+    else a copy first: ``CloneBackward0`` under ``ViewBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.tensor([[1, 2], [3, 4]]).t().ravel()
+    tensor([1, 3, 2, 4])
+    """
+    return view(input.contiguous(), -1)
+
+
+def msort(input: Tensor) -> Tensor:
+    """``input`` sorted along its first dimension (``sort(input, dim=0).values``).
+
+    >>> import minigrad as torch
+    >>> torch.msort(torch.tensor([[3, 1], [2, 4]]))
+    tensor([[2, 1],
+            [3, 4]])
+    """
+    return sort(input, 0)[0]
+
+
+def concatenate(tensors: Sequence[Tensor], axis: int = 0, *, dim: int | None = None) -> Tensor:
+    """NumPy's name for :func:`cat` (``axis`` or ``dim`` is the dimension).
+
+    >>> import minigrad as torch
+    >>> torch.concatenate([torch.tensor([1]), torch.tensor([2, 3])])
+    tensor([1, 2, 3])
+    """
+    return cat(tensors, axis if dim is None else dim)
+
+
+def adjoint(input: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dimensions: a transpose for real tensors.
+
+    >>> import minigrad as torch
+    >>> torch.tensor([[1, 2]]).adjoint()
+    tensor([[1],
+            [2]])
+    """
+    if input.ndim == 0:
+        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return input
+    if input.ndim == 1:
+        raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(input, -2, -1)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is a floating point one."""
+    return input.is_floating_point()
+
+
+def is_signed(input: Tensor) -> bool:
+    """Whether ``input``'s dtype holds negative numbers (not uint8 or bool)."""
+    return input.is_signed()
+
+
+def is_nonzero(input: Tensor) -> bool:
+    """Whether the one element of ``input`` is not zero.
+
+    >>> import minigrad as torch
+    >>> torch.is_nonzero(torch.tensor([0.5])), torch.tensor(0).is_nonzero()
+    (True, False)
+    """
+    if input.numel() == 0:
+        raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+    if input.numel() > 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return builtins.bool(input.item())
+
+
+def is_neg(input: Tensor) -> bool:
+    """Always False: minigrad has no lazy negation bit."""
+    return input.is_neg()
+
+
+def resolve_neg(input: Tensor) -> Tensor:
+    """``input`` itself (minigrad has no lazy negation to resolve)."""
+    return input.resolve_neg()
+
+
+def is_inference(input: Tensor) -> bool:
+    """Whether ``input`` was made inside ``inference_mode()``."""
+    return input.is_inference()
+
+
+def detach(input: Tensor) -> Tensor:
+    """``input.detach()``: the same storage, cut from the graph."""
+    return _check_tensor(input, "detach").detach()
+
+
+def result_type(tensor1, tensor2) -> dtypes.dtype:
+    """The dtype an elementwise operation on ``tensor1`` and ``tensor2`` (tensors or numbers) gives.
+
+    >>> import minigrad as torch
+    >>> torch.result_type(torch.tensor([1, 2]), 1.5), torch.result_type(torch.tensor([1.0]), 2)
+    (torch.float32, torch.float32)
+    """
+    return _operand_dtype((tensor1, tensor2))
+
+
+def can_cast(from_: dtypes.dtype, to: dtypes.dtype) -> bool:
+    """Whether PyTorch's casting rules allow ``from_`` to become ``to`` in an operation with an
+    output: never from float to an integer, nor from a number to bool.
+
+    >>> import minigrad as torch
+    >>> torch.can_cast(torch.int32, torch.float16), torch.can_cast(torch.float64, torch.int8)
+    (True, False)
+    """
+    return dtypes._category(to) >= dtypes._category(from_)
+
+
+def typename(obj) -> str:
+    """The type of ``obj`` as a string: a tensor's legacy type (``torch.FloatTensor``), else the
+    qualified class or function name.
+
+    >>> import minigrad as torch
+    >>> torch.typename(torch.tensor([1.0])), torch.typename(3)
+    ('torch.FloatTensor', 'int')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if qualname is None:
+        module, qualname = obj.__class__.__module__ or "", obj.__class__.__qualname__
+    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` values from ``base ** start`` to ``base ** end``, evenly spaced in the exponent.
+
+    >>> import minigrad as torch
+    >>> torch.logspace(0, 2, 3)
+    tensor([  1.,  10., 100.])
+    """
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    device = backend.as_device(device)
+    dtype = dtype or dtypes.get_default_dtype()
+    with backend.on(device):
+        data = backend.xp(device).logspace(start, end, steps, base=base).astype(backend.array_dtype(dtype))
+    return Tensor._make(data).requires_grad_(requires_grad) if requires_grad else Tensor._make(data)
+
+
+def _torch_range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``torch.range``, deprecated: values from ``start`` to ``end`` inclusive, float by default.
+    (Its Python name is private here: ``range`` is the builtin inside this module.)
+
+    >>> import warnings, minigrad as torch
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     torch.range(1, 3)
+    tensor([1., 2., 3.])
+    """
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its behavior is inconsistent "
+        "with Python's range builtin. Instead, use torch.arange, which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    count = math.floor((end - start) / step) + 1
+    device = backend.as_device(device)
+    dtype = dtype or dtypes.get_default_dtype()
+    with backend.on(device):
+        data = (start + backend.xp(device).arange(count, dtype="float64") * step).astype(backend.array_dtype(dtype))
+    return Tensor._make(data).requires_grad_(requires_grad) if requires_grad else Tensor._make(data)
+
+
+_torch_range.__name__ = _torch_range.__qualname__ = "range"
+
+
+def _torch_scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``torch.scalar_tensor``: a 0-d tensor of the number ``s``, in the default float dtype unless
+    ``dtype`` says otherwise. (Private here: ``scalar_tensor`` is an internal helper in this module.)
+
+    >>> import minigrad as torch
+    >>> torch.scalar_tensor(3), torch.scalar_tensor(2, dtype=torch.int64)
+    (tensor(3.), tensor(2))
+    """
+    device = backend.as_device(device)
+    t = Tensor._make(backend.scalar(s, dtype or dtypes.get_default_dtype(), device))
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+_torch_scalar_tensor.__name__ = _torch_scalar_tensor.__qualname__ = "scalar_tensor"
+
+# torch.fill (out of place): FillBackward0 for a number, FillBackward1 for a 0-d tensor.
+fill_out_op = Op("FillBackward0", lambda xp, self, *, value: xp.full_like(self, value),
+                 self=lambda grad: zeros_like_tensor(grad))
+fill_tensor_out_op = Op("FillBackward1", lambda xp, self, value: xp.full_like(self, value),
+                        self=lambda grad: zeros_like_tensor(grad),
+                        value=lambda grad: grad.sum())
+
+
+def fill(input: Tensor, value) -> Tensor:
+    """A new tensor shaped and typed like ``input``, every element ``value`` (a number or a 0-d tensor).
+
+    >>> import minigrad as torch
+    >>> torch.fill(torch.zeros(2), 3)
+    tensor([3., 3.])
+    """
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
+        return fill_tensor_out_op(input, value.to(input.device))
+    return fill_out_op(input, value=value)
+
+
+_num_threads = None  # what set_num_threads asked for
+
+
+def get_num_threads() -> int:
+    """The number of threads set by :func:`set_num_threads`, else the CPU cores this process may use.
+
+    >>> import minigrad as torch
+    >>> torch.get_num_threads() >= 1
+    True
+    """
+    if _num_threads is not None:
+        return _num_threads
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def set_num_threads(int: int) -> None:  # noqa: A002 - PyTorch's parameter name
+    """Ask for ``int`` threads in CPU math. NumPy's BLAS threads can only change at run time with
+    ``threadpoolctl``: where it is installed it is used; otherwise only the number is kept (what
+    :func:`get_num_threads` returns) and the math runs as before."""
+    global _num_threads
+    if builtins.isinstance(int, builtins.bool) or not builtins.isinstance(int, builtins.int) or int <= 0:
+        raise RuntimeError("set_num_threads expects a positive integer")
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        pass
+    else:
+        threadpool_limits(int)
+    _num_threads = int
+
+
+def _inplace_function(name: str):
+    """``torch.<name>(input, ...)``: ``input.<name>(...)``, which changes ``input`` and returns it."""
+
+    def function(input: Tensor, *args, **kwargs) -> Tensor:
+        return getattr(_check_tensor(input, name), name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``input.{name}(...)``: changes ``input`` in place and returns it (see ``Tensor.{name}``)."
+    return function
+
+
+# The torch.X_ functions whose method X_ exists (tan_ is defined above).
+for _name in ("abs_ acos_ acosh_ addmv_ arccos_ arccosh_ arcsin_ arcsinh_ arctan_ arctanh_ asin_ asinh_ atan_ atanh_ "
+              "ceil_ clamp_ clamp_max_ clamp_min_ clip_ cos_ cosh_ deg2rad_ detach_ erf_ exp2_ exp_ expm1_ fill_ fix_ "
+              "floor_ frac_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ rad2deg_ reciprocal_ relu_ "
+              "round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tanh_ trunc_ xlogy_ zero_").split():
+    globals()[_name] = _inplace_function(_name)
+
+
 # What ``import minigrad`` exposes: the public functions defined here (not ops or helpers).
 __all__ = [
     name

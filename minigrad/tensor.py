@@ -1023,6 +1023,203 @@ class Tensor:
     def sgn_(self) -> Tensor:
         return self._apply_inplace(F.sgn)
 
+    # --- in-place forms and aliases (H1) ---
+    def abs_(self) -> Tensor:
+        return self._apply_inplace(F.abs)
+
+    absolute_ = abs_
+
+    def ceil_(self) -> Tensor:
+        return self._apply_inplace(F.ceil)
+
+    def floor_(self) -> Tensor:
+        return self._apply_inplace(F.floor)
+
+    def trunc_(self) -> Tensor:
+        return self._apply_inplace(F.trunc)
+
+    fix_ = trunc_
+
+    def round_(self, *, decimals: builtins.int = 0) -> Tensor:
+        return self._apply_inplace(lambda s: F.round(s, decimals=decimals))
+
+    def sign_(self) -> Tensor:
+        return self._apply_inplace(F.sign)
+
+    def sin_(self) -> Tensor:
+        return self._apply_inplace(F.sin)
+
+    def cos_(self) -> Tensor:
+        return self._apply_inplace(F.cos)
+
+    def sqrt_(self) -> Tensor:
+        return self._apply_inplace(F.sqrt)
+
+    def rsqrt_(self) -> Tensor:
+        return self._apply_inplace(F.rsqrt)
+
+    def square_(self) -> Tensor:
+        return self._apply_inplace(F.square)
+
+    def reciprocal_(self) -> Tensor:
+        return self._apply_inplace(F.reciprocal)
+
+    def log_(self) -> Tensor:
+        return self._apply_inplace(F.log)
+
+    def log1p_(self) -> Tensor:
+        return self._apply_inplace(F.log1p)
+
+    def expm1_(self) -> Tensor:
+        return self._apply_inplace(F.expm1)
+
+    def erf_(self) -> Tensor:
+        return self._apply_inplace(F.erf)
+
+    negative_ = neg_
+
+    def logical_not_(self) -> Tensor:
+        # Not differentiable: as in PyTorch, the tensor keeps the grad_fn it had.
+        return self._apply_inplace(F.logical_not)
+
+    def cumsum_(self, dim: builtins.int, dtype: dtypes.dtype | None = None) -> Tensor:
+        return self._apply_inplace(lambda s: F.cumsum(s, dim, dtype=self._same_dtype(dtype)))
+
+    def cumprod_(self, dim: builtins.int, dtype: dtypes.dtype | None = None) -> Tensor:
+        return self._apply_inplace(lambda s: F.cumprod(s, dim, dtype=self._same_dtype(dtype)))
+
+    def _same_dtype(self, dtype: dtypes.dtype | None) -> dtypes.dtype | None:
+        """The ``dtype=`` of an in-place op, which can only be this tensor's own (as in PyTorch)."""
+        if dtype is not None and dtype is not self.dtype:
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {self.dtype._legacy_name.lower()} and output tensor "
+                f"dtype {dtype._legacy_name.lower()} should match"
+            )
+        return dtype
+
+    # Comparisons write 1 or 0 in this tensor's dtype; on a float tensor in a graph the node is
+    # GeBackward0 (a number) or GeBackward1 (a tensor), with a zero gradient, as in PyTorch.
+    def eq_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("eq", s, other), (other,))
+
+    def ne_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("ne", s, other), (other,))
+
+    def lt_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("lt", s, other), (other,))
+
+    def le_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("le", s, other), (other,))
+
+    def gt_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("gt", s, other), (other,))
+
+    def ge_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F._compare_inplace("ge", s, other), (other,))
+
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+
+    def floor_divide_(self, other) -> Tensor:
+        return self._apply_inplace(lambda s: F.floor_divide(s, other), (other,))
+
+    def true_divide_(self, other) -> Tensor:
+        return self.div_(other)
+
+    divide_, multiply_, subtract_ = div_, mul_, sub_
+
+    def _matmul_inplace(self, compute: Callable[[Tensor], Tensor], operands: tuple) -> Tensor:
+        """addmm_ and the like: the product must have this tensor's shape (no broadcasting back)."""
+
+        def checked(s: Tensor) -> Tensor:
+            result = compute(s)
+            if result.shape != self.shape:
+                raise RuntimeError(
+                    f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size "
+                    f"{list(result.shape)} should match"
+                )
+            return result
+
+        return self._apply_inplace(checked, operands)
+
+    def addmm_(self, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return self._matmul_inplace(lambda s: F.addmm(s, mat1, mat2, beta=beta, alpha=alpha), (mat1, mat2))
+
+    def addmv_(self, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return self._matmul_inplace(lambda s: F.addmv(s, mat, vec, beta=beta, alpha=alpha), (mat, vec))
+
+    def addr_(self, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return self._matmul_inplace(lambda s: F.addr(s, vec1, vec2, beta=beta, alpha=alpha), (vec1, vec2))
+
+    def baddbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return self._matmul_inplace(lambda s: F.baddbmm(s, batch1, batch2, beta=beta, alpha=alpha), (batch1, batch2))
+
+    def addbmm_(self, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+        return self._matmul_inplace(lambda s: F.addbmm(s, batch1, batch2, beta=beta, alpha=alpha), (batch1, batch2))
+
+    def short(self) -> Tensor:
+        return self.to(dtypes.int16)
+
+    def byte(self) -> Tensor:
+        return self.to(dtypes.uint8)
+
+    def char(self) -> Tensor:
+        return self.to(dtypes.int8)
+
+    def ndimension(self) -> builtins.int:
+        return self.ndim
+
+    @property
+    def itemsize(self) -> builtins.int:
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> builtins.int:
+        """Bytes the elements take (``numel() * itemsize``; a view counts only what it shows)."""
+        return self.numel() * self.dtype.itemsize
+
+    def stride(self, dim: builtins.int | None = None):
+        """How many elements apart neighbours along each dimension lie in memory.
+
+        >>> import minigrad as torch
+        >>> x = torch.zeros(2, 3)
+        >>> x.stride(), x.t().stride(), x.stride(-1)
+        ((3, 1), (1, 3), 1)
+        """
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if dim is None:
+            return strides
+        from .functions import _wrap_dim
+
+        return strides[_wrap_dim(dim, self.ndim)]
+
+    def storage_offset(self) -> builtins.int:
+        """How many elements from the start of its memory block this tensor's first element lies
+        (non-zero for views such as ``x[1:]``)."""
+        root = self._data
+        while backend.is_array(root.base):
+            root = root.base
+        return (backend._address(self._data) - backend._address(root)) // self._data.itemsize
+
+    def data_ptr(self) -> builtins.int:
+        """The memory address of the first element (0 for a tensor without elements, as in PyTorch)."""
+        return backend._address(self._data) if self._data.size else 0
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        """A tensor of ``size`` with this tensor's dtype and device (zeros here: minigrad's ``empty``)."""
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def is_signed(self) -> builtins.bool:
+        return self.dtype.is_signed
+
+    def is_neg(self) -> builtins.bool:
+        """Always False: minigrad has no lazy negation bit."""
+        return False
+
+    def resolve_neg(self) -> Tensor:
+        """This tensor itself (minigrad has no lazy negation to resolve)."""
+        return self
+
     def inverse(self) -> Tensor:
         """The inverse of a square matrix, or of each in a batch (:func:`minigrad.linalg.inv`)."""
         from .linalg import inv
@@ -1466,6 +1663,24 @@ _METHODS = {
     "unique",
     "unique_consecutive",
     "bincount",
+    # aliases (H1)
+    "absolute",
+    "divide",
+    "multiply",
+    "subtract",
+    "negative",
+    "positive",
+    "greater",
+    "greater_equal",
+    "less",
+    "less_equal",
+    "not_equal",
+    "fix",
+    "true_divide",
+    "ravel",
+    "msort",
+    "adjoint",
+    "is_nonzero",
 }
 
 
