@@ -4153,11 +4153,9 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     tensor([[0., 0., 1.],
             [1., 0., 0.]])
     """
-    if reduce is not None:
-        raise NotImplementedError(
-            f"scatter(reduce={reduce!r}) is not implemented in minigrad; use scatter_add for reduce='add'"
-        )
     src = value if src is None else src
+    if reduce is not None:  # PyTorch's deprecated form (see scatter_reduce)
+        return _scatter_reduce_by(input, dim, index, src, reduce)
     if isinstance(src, Tensor):
         dim = _check_index_along("scatter", input, dim, index, src)
         _, (input, index, src) = _one_device("scatter", input, index, src)
@@ -4561,7 +4559,7 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-def index_put(input: Tensor, key: tuple, value) -> Tensor:
+def _setitem_put(input: Tensor, key: tuple, value) -> Tensor:
     """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
     dtype = input.dtype
     if isinstance(value, Tensor) and value.dtype is not dtype:
@@ -4795,6 +4793,666 @@ class AminmaxBackward0(_TwoResults):
     _name = "AminmaxBackward0"
     results = ("min", "max")
     rule = staticmethod(_aminmax_backward)
+
+
+# ----------------------------------------------------------------------------------------------
+# --- scatter and index family (H4) ---
+# scatter(reduce=), scatter_reduce, index_put, index_reduce, masked_scatter, put, fill_diagonal_,
+# select/slice/diagonal_scatter, split_with_sizes, hsplit/vsplit/dsplit and unfold. The reducing
+# ops differentiate as PyTorch's scatter_reduce_backward/index_reduce_backward do (ties of amax
+# and amin share the gradient evenly).
+# ----------------------------------------------------------------------------------------------
+
+_REDUCE_UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
+
+
+def _reduce_at(xp, a, key, values, reduce, include_self):
+    """A copy of ``a`` with ``values`` reduced into the places ``key`` points to (repeated places
+    reduce together); without ``include_self`` the old values there take no part. A mean divides
+    by how many took part (rounding down for integers, as PyTorch)."""
+    if type(a) is not backend.CPU_ARRAY:  # CuPy has no multiply.at/maximum.at for every dtype: on the host
+        host = lambda v: backend.to_numpy(v) if backend.is_array(v) else v  # noqa: E731
+        out = _reduce_at(backend.xp(backend.CPU), host(a), tuple(host(k) for k in key), host(values), reduce, include_self)
+        return backend.place(out, backend.device_of(a))
+    out = a.copy()
+    if not include_self:
+        out[key] = _reduce_identity(xp, a.dtype, reduce)
+    getattr(xp, _REDUCE_UFUNCS[reduce]).at(out, key, values)
+    if reduce != "mean":
+        return out
+    count = xp.full(a.shape, int(include_self), dtype="int64")
+    xp.add.at(count, key, 1)
+    count = xp.maximum(count, 1)
+    return out // count.astype(out.dtype) if out.dtype.kind in "iu" else out / count.astype(out.dtype)
+
+
+def _reduce_identity(xp, dtype, reduce):
+    """The value that takes no part in ``reduce`` (the start of a place without its old value)."""
+    if reduce in ("sum", "mean", "prod"):
+        return int(reduce == "prod")
+    low = reduce == "amax"
+    if dtype.kind == "b":
+        return not low
+    if dtype.kind == "f":
+        return -math.inf if low else math.inf
+    return xp.iinfo(dtype).min if low else xp.iinfo(dtype).max
+
+
+def _scatter_reduced(xp, a, dim, index, src, reduce, include_self):
+    shape = a.shape
+    if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
+        a, index, src = a.reshape(-1), index.reshape(-1), src.reshape(-1)
+    values = src[tuple(slice(0, n) for n in index.shape)]
+    return _reduce_at(xp, a, _positions(xp, index, dim), values, reduce, include_self).reshape(shape)
+
+
+def _index_reduced(xp, a, dim, index, source, reduce, include_self):
+    target = a if a.ndim else a.reshape(1)
+    values = source.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :])
+    return _reduce_at(xp, target, (slice(None),) * dim + (index,), values, reduce, include_self).reshape(a.shape)
+
+
+def _scatter_reduced_by(xp, a, dim, index, src, reduce):
+    """scatter(..., reduce='add'|'multiply'), with a tensor or a number ``src``."""
+    if not backend.is_array(src):
+        src = xp.full(index.shape, src, dtype=a.dtype)  # cast first: an int out of range wraps, as in PyTorch
+    return _scatter_reduced(xp, a, dim, index, src, {"add": "sum", "multiply": "prod"}[reduce], True)
+
+
+def _index_put_values(xp, a, indices, values, accumulate):
+    if accumulate:
+        out = a.copy()
+        backend.scatter_add(out, indices, values)  # repeated places add up
+        return out
+    return _put(a, indices, values)
+
+
+def _put_flat(xp, a, index, source, accumulate):
+    out = a.copy()
+    flat = out.reshape(-1)  # a view of the copy
+    if accumulate:
+        backend.scatter_add(flat, (index,), source.reshape(-1))
+    else:
+        flat[index] = source.reshape(-1)
+    return out
+
+
+def _masked_scattered(xp, a, mask, source):
+    shape = xp.broadcast_shapes(a.shape, mask.shape)
+    out = xp.broadcast_to(a, shape).copy()
+    mask = xp.broadcast_to(mask, shape)
+    out[mask] = source.reshape(-1)[: int(mask.sum())]  # in row-major order, as PyTorch
+    return out
+
+
+def _diagonal_put(xp, a, src, offset, dim1, dim2):
+    out = a.copy()
+    backend.diagonal(out, offset, dim1, dim2)[...] = src
+    return out
+
+
+def _unfolded(xp, a, dimension, size, step):
+    """The windows of ``size`` every ``step`` along ``dimension``, as a view: that dim counts the
+    windows, and a new last dim runs along each window."""
+    if not a.ndim:
+        return a.reshape(1)
+    count = (a.shape[dimension] - size) // step + 1
+    shape = a.shape[:dimension] + (count,) + a.shape[dimension + 1 :] + (size,)
+    strides = a.strides[:dimension] + (a.strides[dimension] * step,) + a.strides[dimension + 1 :] + (a.strides[dimension],)
+    return xp.lib.stride_tricks.as_strided(a, shape, strides)
+
+
+def _folded(xp, grad, shape, dimension, size, step):
+    """unfold's gradient: each window's values added back where the window lay."""
+    if not len(shape):
+        return grad.reshape(()).copy()
+    out = xp.zeros(shape, dtype=grad.dtype)
+    starts = xp.arange(grad.shape[dimension]) * step
+    places = starts[:, None] + xp.arange(size)[None, :]  # (windows, size)
+    backend.scatter_add(xp.moveaxis(out, dimension, 0), (places,), xp.moveaxis(grad, (dimension, grad.ndim - 1), (0, 1)))
+    return out
+
+
+class _Along:
+    """How the reducing ops read and write along ``dim``: scatter_reduce where ``index`` points
+    (gather/scatter_add), index_reduce at the slices ``index`` names (index_select/index_add).
+    The gradients of both are one formula written with these (PyTorch's are two alike)."""
+
+    def __init__(self, dim: int, index, by_slices: bool):
+        self.dim, self.index, self.by_slices = dim, index, by_slices
+
+    def read(self, t: Tensor) -> Tensor:
+        if self.by_slices:
+            return index_select_op(t, dim=self.dim, index=self.index, self_sym_sizes=tuple(t.shape))
+        return gather_op(t, dim=self.dim, index=self.index, sparse_grad=False)
+
+    def add(self, t: Tensor, values: Tensor) -> Tensor:
+        if self.by_slices:
+            return index_add_op(t, values, dim=self.dim, index=self.index, alpha=1)
+        return scatter_add_op(t, values, dim=self.dim, index=self.index)
+
+    def zero(self, t: Tensor) -> Tensor:
+        if self.by_slices:
+            return index_fill_op(t, dim=self.dim, index=self.index, value=0)
+        return scatter_value_op(t, dim=self.dim, index=self.index, value=0)
+
+    def reduce(self, t: Tensor, values: Tensor, reduce: str, include_self: bool) -> Tensor:
+        op = index_reduce_op if self.by_slices else scatter_reduce_op
+        return op(t, values, dim=self.dim, index=self.index, reduce=reduce, include_self=include_self)
+
+
+def _count_along(grad: Tensor, src: Tensor, along: _Along, include_self: bool) -> Tensor:
+    """How many values each place of a mean took (at least 1), as a constant."""
+    start = (ones_like_tensor if include_self else zeros_like_tensor)(grad)
+    count = along.add(start, ones_like_tensor(src))
+    return count.masked_fill(count == 0, 1)
+
+
+def _reduced_self_grad(grad, self, src, result, reduce, include_self, along: _Along) -> Tensor:
+    """The gradient of scatter_reduce/index_reduce for ``self`` (PyTorch's formula)."""
+    if reduce == "sum":
+        out = grad
+    elif reduce == "mean":
+        out = grad / _count_along(grad, src, along, include_self)
+    elif reduce == "prod":  # the product of the others, also where self is 0
+        masked = self.masked_fill(self == 0, 1)
+        out = grad * along.reduce(masked, src, reduce, include_self) / masked
+    else:  # amax/amin: ties share the gradient evenly
+        out = (self == result) * (grad / _ties_along(self, src, result, along))
+    return out if include_self else along.zero(out)
+
+
+def _reduced_src_grad(grad, self, src, result, reduce, include_self, along: _Along, node: str) -> Tensor:
+    """The gradient of scatter_reduce/index_reduce for ``src`` (PyTorch's formula)."""
+    if not along.by_slices and tuple(along.index.shape) != tuple(src.shape):
+        _src_grad(node, grad, along.dim, along.index, src.shape)  # raises PyTorch's error
+    if reduce == "sum":
+        return along.read(grad)
+    if reduce == "mean":
+        return along.read(grad) / along.read(_count_along(grad, src, along, include_self))
+    if reduce == "prod":
+        return _prod_src_grad(grad, self, src, result, include_self, along)
+    return (src == along.read(result)) * along.read(grad / _ties_along(self, src, result, along))
+
+
+def _ties_along(self, src, result, along: _Along) -> Tensor:
+    """How many values equal each place's max (min): self's own and the src values reduced there."""
+    dtype = self.dtype
+    return along.add((self == result).to(dtype), (src == along.read(result)).to(dtype))
+
+
+def _prod_src_grad(grad, self, src, result, include_self, along: _Along) -> Tensor:
+    """A product's gradient for each src value: the product of the others at its place. A single
+    zero there is left out of the product instead of divided by; with two or more zeros at one
+    place, this gradient cannot be differentiated again (PyTorch's DelayedError)."""
+    zero = src == 0
+    zeros_there = along.read(along.add(zeros_like_tensor(self), zero.to(self.dtype)))
+    single = logical_and(zero, zeros_there == 1)
+    without_it = along.reduce(self, src.masked_fill(single, 1), "prod", include_self)
+    out = where(single, along.read(grad * without_it), along.read(grad * result) / src.masked_fill(zero, 1))
+    if bool((zeros_there > 1).any()):
+        name, what = ("index_reduce", "source") if along.by_slices else ("scatter_reduce", "src")
+        message = f"{name}(): Double backward is unsupported for {what} when >1 zeros in {what} are scattered to the same position in self"
+        return delayed_error_op(out, message=message)
+    return out
+
+
+def _blank(like: Tensor, shape) -> Tensor:
+    """Zeros of ``shape`` in ``like``'s dtype and device (a constant)."""
+    with backend.on(like.device):
+        return Tensor._make(backend.xp(like.device).zeros(tuple(shape), dtype=like._data.dtype))
+
+
+def _raise(error: Exception):
+    raise error
+
+
+def _masked_scatter_source_grad(grad: Tensor, mask, source_sym_sizes) -> Tensor:
+    """The gradient of masked_scatter's source: the gradient where the mask is True, in order,
+    then zeros for the source values the mask did not take."""
+    taken = masked_select_op(grad, mask=mask)
+    rest = math.prod(source_sym_sizes) - taken.numel()
+    if rest > 0:
+        taken = cat([taken, _blank(grad, (rest,))])
+    return taken.view(source_sym_sizes)
+
+
+scatter_reduce_op = Op("ScatterReduceBackward0", lambda xp, self, src, *, dim, index, reduce, include_self: _scatter_reduced(xp, self, dim, index, src, reduce, include_self),
+                       self=lambda grad, self, src, result, dim, index, reduce, include_self: _reduced_self_grad(grad, self, src, result, reduce, include_self, _Along(dim, index, False)),
+                       src=lambda grad, self, src, result, dim, index, reduce, include_self: _reduced_src_grad(grad, self, src, result, reduce, include_self, _Along(dim, index, False), "ScatterReduceBackward0"))
+index_reduce_op = Op("IndexReduceBackward0", lambda xp, self, source, *, dim, index, reduce, include_self: _index_reduced(xp, self, dim, index, source, reduce, include_self),
+                     self=lambda grad, self, source, result, dim, index, reduce, include_self: _reduced_self_grad(grad, self, source, result, reduce, include_self, _Along(dim, index, True)),
+                     source=lambda grad, self, source, result, dim, index, reduce, include_self: _reduced_src_grad(grad, self, source, result, reduce, include_self, _Along(dim, index, True), "IndexReduceBackward0"))
+# scatter(reduce='add'|'multiply') is PyTorch's deprecated form, which it cannot differentiate.
+scatter_reduce_by_op = Op("NotImplemented", lambda xp, self, src, *, dim, index, reduce: _scatter_reduced_by(xp, self, dim, index, src, reduce),
+                          self=lambda grad: _no_derivative("scatter"), src=lambda grad: _no_derivative("scatter"))
+scatter_value_reduce_by_op = Op("NotImplemented", lambda xp, self, *, dim, index, value, reduce: _scatter_reduced_by(xp, self, dim, index, value, reduce),
+                                self=lambda grad: _no_derivative("scatter"))
+# A gradient that cannot be differentiated again: the node (PyTorch's DelayedError) raises.
+delayed_error_op = Op("Error", lambda xp, self, *, message: self.copy(),
+                      self=lambda grad, message: _raise(RuntimeError(message)))
+# index_put(x, indices, v): v written (or added, with accumulate) at the advanced indices.
+index_put_values_op = Op("IndexPutBackward0", lambda xp, self, values, *, indices, accumulate: _index_put_values(xp, self, indices, values, accumulate),
+                         self=lambda grad, indices, accumulate: grad if accumulate else grad * _mask_out(grad, indices),
+                         values=lambda grad, indices: index_op(grad, key=indices))
+masked_scatter_op = Op("MaskedScatterBackward0", lambda xp, self, source, *, mask, source_sym_sizes: _masked_scattered(xp, self, mask, source),
+                       self=lambda grad, mask: masked_fill_op(grad, mask=mask, value=0),
+                       source=lambda grad, mask, source_sym_sizes: _masked_scatter_source_grad(grad, mask, source_sym_sizes))
+put_op = Op("PutBackward0", lambda xp, self, source, *, index, accumulate: _put_flat(xp, self, index, source, accumulate),
+            self=lambda grad, index, accumulate, source_shape: grad if accumulate else put_op(grad, _blank(grad, source_shape), index=index, accumulate=False),
+            source=lambda grad, index, source_shape: take_op(grad, index=index).reshape(source_shape))
+# select_scatter, slice_scatter, diagonal_scatter: a copy with src written into that view. The
+# gradient there goes to src (the view of grad); self's is grad with zeros written there.
+select_scatter_op = Op("SelectScatterBackward0", lambda xp, self, src, *, dim, index: _put(self, (slice(None),) * dim + (index,), src),
+                       self=lambda grad, src_shape, dim, index: select_scatter_op(grad, _blank(grad, src_shape), dim=dim, index=index),
+                       src=lambda grad, dim, index: select_op(grad, key=(slice(None),) * dim + (index,)))
+slice_scatter_op = Op("SliceScatterBackward0", lambda xp, self, src, *, dim, start, end, step: _put(self, (slice(None),) * dim + (slice(start, end, step),), src),
+                      self=lambda grad, src_shape, dim, start, end, step: slice_scatter_op(grad, _blank(grad, src_shape), dim=dim, start=start, end=end, step=step),
+                      src=lambda grad, dim, start, end, step: slice_op(grad, key=(slice(None),) * dim + (slice(start, end, step),)))
+diagonal_scatter_op = Op("DiagonalScatterBackward0", lambda xp, self, src, *, offset, dim1, dim2: _diagonal_put(xp, self, src, offset, dim1, dim2),
+                         self=lambda grad, src_shape, offset, dim1, dim2: diagonal_scatter_op(grad, _blank(grad, src_shape), offset=offset, dim1=dim1, dim2=dim2),
+                         src=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
+# unfold is a view of overlapping windows; its gradient adds each window back where it lay.
+unfold_op = Op("UnfoldBackward0", lambda xp, self, *, dimension, size, step, self_sym_sizes: _unfolded(xp, self, dimension, size, step),
+               view=True, self=lambda grad, dimension, size, step, self_sym_sizes: unfold_backward_op(grad, shape=self_sym_sizes, dimension=dimension, size=size, step=step))
+unfold_backward_op = Op("UnfoldBackwardBackward0", lambda xp, grad_in, *, shape, dimension, size, step: _folded(xp, grad_in, shape, dimension, size, step),
+                        grad_in=lambda grad, dimension, size, step, shape: unfold_op(grad, dimension=dimension, size=size, step=step, self_sym_sizes=tuple(shape)))
+
+
+def _check_reduce(name: str, reduce, allowed: tuple) -> None:
+    if reduce not in allowed:
+        if name == "index_reduce":
+            raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+
+
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """A copy of ``input`` with the values of ``src`` reduced (``'sum'``, ``'prod'``, ``'mean'``,
+    ``'amax'``, ``'amin'``) into the places ``index`` points to along ``dim``, as scatter
+    writes; ``include_self=False`` leaves ``input``'s own values there out of the reduction.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, 2.0, 3.0])
+    >>> x.scatter_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([5.0, 7.0, 1.0]), "amax")
+    tensor([7., 2., 3.])
+    >>> x.scatter_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([5.0, 7.0, 1.0]), "mean", include_self=False)
+    tensor([6., 2., 1.])
+    """
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not {type(src).__name__}")
+    # (PyTorch's kernel also takes 'max' and 'min' for 'amax' and 'amin')
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
+    _check_reduce("scatter_reduce", reduce, ("sum", "prod", "mean", "amax", "amin"))
+    dim = _check_index_along("scatter", input, dim, index, src)
+    if reduce == "mean" and input.dtype is dtypes.bool:
+        raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+    _, (input, index, src) = _one_device("scatter_reduce", input, index, src)
+    return scatter_reduce_op(input, src, dim=dim, index=_kept(index, input, src), reduce=reduce, include_self=bool(include_self))
+
+
+def _scatter_reduce_by(input: Tensor, dim: int, index: Tensor, src, reduce: str) -> Tensor:
+    """scatter's deprecated ``reduce=`` ('add' or 'multiply'), which PyTorch cannot differentiate."""
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(src, Tensor):
+        warnings.warn(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
+            "PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
+            UserWarning,
+            stacklevel=3,
+        )
+        dim = _check_index_along("scatter", input, dim, index, src)
+        _, (input, index, src) = _one_device("scatter", input, index, src)
+        return scatter_reduce_by_op(input, src, dim=dim, index=_kept(index, input, src), reduce=reduce)
+    if not isinstance(src, Number):
+        raise TypeError(f"scatter(): argument 'value' must be Number, not {type(src).__name__}")
+    dim = _check_index_along("scatter", input, dim, index)
+    _, (input, index) = _one_device("scatter", input, index)
+    return scatter_value_reduce_by_op(input, dim=dim, index=_kept(index, input), value=src, reduce=reduce)
+
+
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: bool = True) -> Tensor:
+    """A copy of ``input`` with the slices of ``source`` along ``dim`` reduced (``'prod'``,
+    ``'mean'``, ``'amax'``, ``'amin'``) into the slices ``index`` names: ``index_reduce(x, 1, i,
+    s, 'prod')`` multiplies ``x[:, i[k]]`` by ``s[:, k]``.
+
+    >>> import minigrad as torch
+    >>> torch.ones(2, 3).index_reduce(1, torch.tensor([2, 0, 2]), torch.full((2, 3), 2.0), "prod")
+    tensor([[2., 1., 4.],
+            [2., 1., 4.]])
+    """
+    if not isinstance(source, Tensor):
+        raise TypeError(f"index_reduce(): argument 'source' (position 3) must be Tensor, not {type(source).__name__}")
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_reduce(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    _check_reduce("index_reduce", reduce, ("prod", "mean", "amax", "amin"))
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(
+            f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{index.dtype._legacy_name} and size: {list(index.shape)}"
+        )
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {index.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            f"index_reduce_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
+            "the same scalar type"
+        )
+    along = source.shape[dim] if dim < source.ndim else 1
+    if index.numel() != along:
+        raise RuntimeError(
+            f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
+        )
+    others = lambda shape: [n for d, n in enumerate(shape or (1,)) if d != dim]  # noqa: E731
+    if source.ndim != input.ndim or others(input.shape) != others(source.shape):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+            f"self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
+        )
+    _check_in_range(index, input.shape[dim] if input.ndim else 1, lambda v: "index out of range in self", error=IndexError)
+    _, (input, index, source) = _one_device("index_reduce", input, index, source)
+    at = _kept(index, input, source).reshape(-1)
+    return index_reduce_op(input, source, dim=dim, index=at, reduce=reduce, include_self=bool(include_self))
+
+
+def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``values`` written at ``input[indices]`` (``indices`` a tuple of
+    index tensors, one per leading dim, or bool masks); with ``accumulate=True`` they are added,
+    repeated places adding up.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(4).index_put((torch.tensor([0, 2, 0]),), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+    tensor([4., 0., 2., 0.])
+    """
+    if not isinstance(indices, tuple | list):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, not {type(indices).__name__}")
+    for i, k in enumerate(indices):
+        if not isinstance(k, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(k).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    key = _index_key(input, tuple(indices))
+    key = tuple(backend.xp(input.device).asarray(k) if isinstance(k, int) else k for k in key)  # a 0-d index stays an index tensor
+    used = builtins.sum(k.ndim if k.dtype == bool else 1 for k in key)
+    if used > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
+    _check_index_shapes(key)
+    key = _checked_places(input, key)
+    shape = input._data[key].shape
+    if values.dtype is not input.dtype and not (len(key) == 1 and key[0].dtype == bool and values.numel() == 1):
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{input.dtype._legacy_name} for the destination and {values.dtype._legacy_name} for the source."
+        )
+    try:
+        fits = broadcast_shapes(values.shape, shape) == shape
+    except RuntimeError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to indexing result of "
+            f"shape {list(shape)}"
+        )
+    _, (input, values) = _one_device("index_put", input, values)
+    key = tuple(_kept(Tensor._make(k), input, values) for k in key)
+    return index_put_values_op(input, values, indices=key, accumulate=bool(accumulate), dtype=input.dtype)
+
+
+def _checked_places(input: Tensor, key: tuple) -> tuple:
+    """The arrays of ``key`` with PyTorch's IndexErrors: a mask of another shape than the dims it
+    covers, or an index outside its dim (negative ones count from the end)."""
+    dim = 0
+    for i, k in enumerate(key):
+        if k.dtype == bool:
+            covered = input.shape[dim : dim + k.ndim]
+            if k.shape != covered:
+                raise IndexError(
+                    f"The shape of the mask {list(k.shape)} at index {i} does not match the shape of the indexed tensor "
+                    f"{list(input.shape)} at index {dim}"
+                )
+            dim += k.ndim
+            continue
+        size = input.shape[dim]
+        _check_in_range(Tensor._make(k), size, lambda v, d=dim, n=size: f"index {v} is out of bounds for dimension {d} with size {n}", low=-size, error=IndexError)
+        dim += 1
+    return key
+
+
+def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    """:func:`index_put` in place."""
+    return input.index_put_(indices, values, accumulate)
+
+
+def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
+    """A copy of ``input`` (broadcast with the bool ``mask``) with the values of ``source``, in
+    order, written where ``mask`` is True.
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).masked_scatter(torch.tensor([True, False, True]), torch.arange(1.0, 7.0))
+    tensor([[1., 0., 2.],
+            [3., 0., 4.]])
+    """
+    _check_tensor(input, "masked_scatter")
+    if not isinstance(source, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_scatter(): argument 'mask' (position 1) must be Tensor, not {type(mask).__name__}")
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            f"masked_scatter: expected self and source to have same dtypes but got{input.dtype._legacy_name} and "
+            f"{source.dtype._legacy_name}"
+        )
+    shape = broadcast_shapes(input.shape, mask.shape)
+    if source.numel() < int(backend.xp(mask.device).broadcast_to(mask._data, shape).sum()):
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    _, (input, mask, source) = _one_device("masked_scatter", input, mask, source)
+    return masked_scatter_op(input, source, mask=_kept(mask, input, source), source_sym_sizes=tuple(source.shape))
+
+
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with the values of ``source`` written (or, with ``accumulate``, added)
+    at the places ``index`` names in the flattened ``input`` (negative ones from the end).
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 2).put(torch.tensor([0, -1]), torch.tensor([5.0, 6.0]))
+    tensor([[5., 0.],
+            [0., 6.]])
+    """
+    _check_tensor(input, "put")
+    for name, t in (("index", index), ("source", source)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"put(): argument '{name}' must be Tensor, not {type(t).__name__}")
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {index.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            f"put_(): self and source expected to have the same dtype, but got self.dtype = {input.dtype._legacy_name} "
+            f"and source.dtype = {source.dtype._legacy_name}"
+        )
+    if source.numel() != index.numel():
+        raise IndexError(
+            f"put_(): Expected source and index to have the same number of elements, but got source.numel() = "
+            f"{source.numel()}, index.numel() = {index.numel()}"
+        )
+    size = input.numel()
+    if index.numel() and not size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    message = lambda v: f"out of range: tried to access index {v} on a tensor of {size} elements."  # noqa: E731
+    _check_in_range(index, size, message, low=-size, error=IndexError)
+    _, (input, index, source) = _one_device("put", input, index, source)
+    at = index._data.reshape(-1) % builtins.max(size, 1)  # (a new array: the node keeps it, not the caller's index)
+    return put_op(input, source, index=at, accumulate=bool(accumulate))
+
+
+def _fill_diagonal_(input: Tensor, value, wrap: bool = False) -> Tensor:
+    """Tensor.fill_diagonal_: ``value`` on the main diagonal (of a matrix, or of a tensor whose
+    dims are all equal), each step an in-place fill of a view (CopySlices), as in PyTorch; with
+    ``wrap``, a tall matrix's diagonal starts again every ``columns + 1`` rows."""
+    if input.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if input.ndim > 2 and builtins.any(n != input.shape[0] for n in input.shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    if isinstance(value, Tensor):
+        value = value.item()
+    diag = input.diagonal()
+    for _ in range(input.ndim - 2):
+        diag = diag.diagonal(0, 0, -1)
+    diag.fill_(value)
+    height, width = input.shape[:2]
+    if wrap and input.ndim == 2 and height > width + 1:
+        # the places (width + 1) * k of the flattened matrix after the first block, as PyTorch's
+        # as_strided view (with a layout that is not row-major, row by row, block by block)
+        if input.is_contiguous():
+            input.view(-1)[width * (width + 1) :: width + 1].fill_(value)
+        else:
+            for start in range(width + 1, height, width + 1):
+                input[start:].diagonal().fill_(value)
+    return input
+
+
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """A copy of ``input`` with ``src`` written into ``input.select(dim, index)``.
+
+    >>> import minigrad as torch
+    >>> torch.select_scatter(torch.zeros(2, 2), torch.ones(2), 0, 0)
+    tensor([[1., 1.],
+            [0., 0.]])
+    """
+    src = _scatter_src("select_scatter", input, src)
+    if not input.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = _wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {dim}")
+    index %= size
+    _check_scatter_size(src, input._data[(slice(None),) * dim + (index,)].shape)
+    return select_scatter_op(input, src, dim=dim, index=index, dtype=input.dtype)
+
+
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written into the slice ``start:end:step`` along ``dim``.
+
+    >>> import minigrad as torch
+    >>> torch.slice_scatter(torch.zeros(2, 4), torch.ones(2, 2), 1, start=1, end=3)
+    tensor([[0., 1., 1., 0.],
+            [0., 1., 1., 0.]])
+    """
+    src = _scatter_src("slice_scatter", input, src)
+    dim = _wrap_dim(dim, input.ndim)
+    if step <= 0:
+        raise RuntimeError("slice step must be positive")
+    _check_scatter_size(src, input._data[(slice(None),) * dim + (slice(start, end, step),)].shape)
+    return slice_scatter_op(input, src, dim=dim, start=start, end=end, step=step, dtype=input.dtype)
+
+
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of ``input`` with ``src`` written into ``input.diagonal(offset, dim1, dim2)``.
+
+    >>> import minigrad as torch
+    >>> torch.diagonal_scatter(torch.zeros(2, 2), torch.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    src = _scatter_src("diagonal_scatter", input, src)
+    dim1, dim2 = _diagonal_dims(input.ndim, dim1, dim2)
+    _check_scatter_size(src, backend.diagonal(input._data, offset, dim1, dim2).shape)
+    return diagonal_scatter_op(input, src, offset=offset, dim1=dim1, dim2=dim2, dtype=input.dtype)
+
+
+def _scatter_src(name: str, input: Tensor, src) -> Tensor:
+    _check_tensor(input, name)
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{name}(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
+    return src.to(input.device)
+
+
+def _check_scatter_size(src: Tensor, shape: tuple) -> None:
+    if tuple(src.shape) != tuple(shape):
+        raise RuntimeError(
+            f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, slice size = "
+            f"{list(shape)}"
+        )
+
+
+def split_with_sizes(input: Tensor, split_sizes, dim: int = 0) -> tuple[Tensor, ...]:
+    """``input`` cut along ``dim`` into views of the lengths ``split_sizes``, sharing one
+    ``SplitWithSizesBackward0`` node.
+
+    >>> import minigrad as torch
+    >>> torch.arange(5).split_with_sizes([2, 3])
+    (tensor([0, 1]), tensor([2, 3, 4]))
+    """
+    if not isinstance(split_sizes, list | tuple) or not builtins.all(type(s) is int for s in split_sizes):
+        raise TypeError(
+            f"split_with_sizes(): argument 'split_sizes' (position 1) must be tuple of ints, not {type(split_sizes).__name__}"
+        )
+    return split(input, list(split_sizes), dim)
+
+
+def _split_at(name: str, dim: int, least: int, input: Tensor, indices_or_sections) -> tuple[Tensor, ...]:
+    """hsplit, vsplit and dsplit: tensor_split along ``dim``, into equal sections only."""
+    if input.ndim < least:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor with {input.ndim} dimensions!"
+        )
+    if len(indices_or_sections) == 1 and isinstance(indices_or_sections[0], list | tuple | int):
+        indices_or_sections = indices_or_sections[0]
+    if not isinstance(indices_or_sections, int | list | tuple) or isinstance(indices_or_sections, bool) or (
+        not isinstance(indices_or_sections, int) and not builtins.all(type(i) is int for i in indices_or_sections)
+    ):
+        got = ", ".join(type(v).__name__ for v in (indices_or_sections if isinstance(indices_or_sections, tuple) else (indices_or_sections,)))
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got (Tensor, {got}), but expected one of: "
+            "(Tensor input, int sections), (Tensor input, tuple of ints indices)"
+        )
+    if isinstance(indices_or_sections, int):
+        size = input.shape[dim]
+        if not indices_or_sections or size % indices_or_sections:
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension {size} is not "
+                f"divisible by the split_size {indices_or_sections}!"
+            )
+    return tensor_split(input, indices_or_sections, dim)
+
+
+def hsplit(input: Tensor, *indices_or_sections) -> tuple[Tensor, ...]:
+    """``input`` split into columns (dim 1; dim 0 of a vector): into equal sections, or before
+    each of a list of indices (views, as :func:`tensor_split`).
+
+    >>> import minigrad as torch
+    >>> torch.hsplit(torch.arange(6).reshape(2, 3), [1])
+    (tensor([[0],
+            [3]]), tensor([[1, 2],
+            [4, 5]]))
+    """
+    return _split_at("hsplit", 1 if input.ndim > 1 else 0, 1, input, indices_or_sections)
+
+
+def vsplit(input: Tensor, *indices_or_sections) -> tuple[Tensor, ...]:
+    """``input`` split into rows (dim 0) of a tensor of 2 or more dims, as :func:`hsplit`."""
+    return _split_at("vsplit", 0, 2, input, indices_or_sections)
+
+
+def dsplit(input: Tensor, *indices_or_sections) -> tuple[Tensor, ...]:
+    """``input`` split along its depth (dim 2) of a tensor of 3 or more dims, as :func:`hsplit`."""
+    return _split_at("dsplit", 2, 3, input, indices_or_sections)
+
+
+def _unfold(input: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """Tensor.unfold: a view of the windows of ``size`` every ``step`` along ``dimension``."""
+    dimension = _wrap_dim(dimension, input.ndim)
+    length = input.shape[dimension] if input.ndim else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {dimension} is {length} but size is {size}")
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    return unfold_op(input, dimension=dimension, size=size, step=step, self_sym_sizes=tuple(input.shape))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -5856,5 +6514,5 @@ __all__ = [
     and not name.startswith("_")
     and not isinstance(value, Op | type)
     and getattr(value, "__module__", None) == __name__
-    and name not in ("index", "index_put", "view_again", "xp_call", "forward_name")
+    and name not in ("index", "view_again", "xp_call", "forward_name")
 ]

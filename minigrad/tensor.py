@@ -885,6 +885,57 @@ class Tensor:
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
 
+    # --- (H4) ---
+    def scatter_reduce_(
+        self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True
+    ) -> Tensor:
+        return self._apply_inplace(
+            lambda s: F.scatter_reduce(s, dim, index, src, reduce, include_self=include_self), (src,)
+        )
+
+    def index_reduce_(
+        self, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: builtins.bool = True
+    ) -> Tensor:
+        return self._apply_inplace(
+            lambda s: F.index_reduce(s, dim, index, source, reduce, include_self=include_self), (source,)
+        )
+
+    def index_put_(self, indices, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
+        return self._apply_inplace(lambda s: F.index_put(s, indices, values, accumulate), (values,))
+
+    def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
+        if isinstance(mask, Tensor) and F.broadcast_shapes(self.shape, mask.shape) != self.shape:
+            raise RuntimeError(
+                f"expand({mask.dtype._legacy_name}Type{{{list(mask.shape)}}}, size={list(self.shape)}): the mask must "
+                "broadcast to the shape of the tensor changed in place"
+            )
+        return self._apply_inplace(lambda s: F.masked_scatter(s, mask, source), (source,))
+
+    def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
+        return self._apply_inplace(lambda s: F.put(s, index, source, accumulate), (source,))
+
+    def fill_diagonal_(self, fill_value, wrap: builtins.bool = False) -> Tensor:
+        """Write ``fill_value`` on the main diagonal in place (every ``columns + 1`` rows of a tall
+        matrix again with ``wrap``).
+
+        >>> import minigrad as torch
+        >>> torch.zeros(2, 3).fill_diagonal_(7.0)
+        tensor([[7., 0., 0.],
+                [0., 7., 0.]])
+        """
+        return F._fill_diagonal_(self, fill_value, wrap)
+
+    def unfold(self, dimension: builtins.int, size: builtins.int, step: builtins.int) -> Tensor:
+        """A view of the windows of ``size`` elements every ``step`` along ``dimension`` (a new
+        last dim runs along each window; they share memory where they overlap).
+
+        >>> import minigrad as torch
+        >>> torch.arange(5.0).unfold(0, 2, 2)
+        tensor([[0., 1.],
+                [2., 3.]])
+        """
+        return F._unfold(self, dimension, size, step)
+
     def tril_(self, diagonal: int = 0) -> Tensor:
         return self._apply_inplace(lambda s: F.tril(s, diagonal))
 
@@ -1340,7 +1391,7 @@ class Tensor:
             masked = builtins.any(backend.is_array(k) and k.dtype == builtins.bool for k in advanced)
             if not masked and isinstance(value, Tensor) and backend.overlap(target._data, value._data):
                 raise RuntimeError(_OVERLAP_MESSAGE)
-            target._apply_inplace(lambda s: F.index_put(s, advanced, value), (value,))
+            target._apply_inplace(lambda s: F._setitem_put(s, advanced, value), (value,))
             return
         view = F._take_views(self, key, bare_slice=False)
         value = F._as_tensor(value, self.dtype, self.device)
@@ -1681,6 +1732,19 @@ _METHODS = {
     "msort",
     "adjoint",
     "is_nonzero",
+    # scatter and index family (H4)
+    "scatter_reduce",
+    "index_reduce",
+    "index_put",
+    "masked_scatter",
+    "put",
+    "select_scatter",
+    "slice_scatter",
+    "diagonal_scatter",
+    "split_with_sizes",
+    "hsplit",
+    "vsplit",
+    "dsplit",
 }
 
 
