@@ -6180,6 +6180,911 @@ def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, device)
         return Tensor._make(xp.stack([rows[keep], cols[keep]]).astype(backend.array_dtype(dtype)))
 
 
+# --- bitwise, integer and statistics functions (H3) ---
+# Bitwise and integer ops never join the graph (their results are integers or bools); copysign,
+# ldexp and frexp's mantissa are differentiable, nextafter has a node whose backward raises.
+
+copysign_op = Op("CopysignBackward0", lambda xp, self, other: xp.copysign(self, other),
+                 self=lambda grad, self, result: grad * _sign_ratio(self, result),
+                 other=lambda grad, other_shape: grad.new_zeros(other_shape))
+copysign_scalar_op = Op("CopysignBackward1", lambda xp, self, *, other: xp.copysign(self, xp.asarray(other, dtype=self.dtype)),
+                        self=lambda grad, self, result: grad * _sign_ratio(self, result))
+# (PyTorch's rule: the gradient passes to ``self`` where it differs from ``other``, none to ``other``)
+nextafter_op = Op("NextafterBackward0", lambda xp, self, other: xp.nextafter(self, other),
+                  self=lambda grad, self, other: where(self != other, grad, zeros_like_tensor(grad)),
+                  other=lambda grad, other_shape: grad.new_zeros(other_shape))
+# (pow(2, other) is an integer power for an integer ``other``: 0 for negative exponents, as in PyTorch)
+ldexp_op = Op("LdexpBackward0", lambda xp, self, other, *, to: _ldexp(xp, self, other, to),
+              self=lambda grad, other: grad * pow(2, other),
+              other=lambda grad, self, other: grad * self * pow(2, other) * math.log(2))
+frexp_op = Op("FrexpBackward0", lambda xp, self, *, exponent: xp.frexp(self)[0],
+              self=lambda grad, exponent: grad / _exp2_of(exponent, grad))
+
+
+def _sign_ratio(self: Tensor, result: Tensor) -> Tensor:
+    """``copysign(x, y) / x``: +1 or -1, and 0 where ``x`` is 0 (PyTorch's subgradient)."""
+    return (result / self).masked_fill(self == 0, 0)
+
+
+def _ldexp(xp, self, other, to):
+    if other.dtype.kind in "iub":  # exact: only the exponent changes
+        return xp.ldexp(self.astype(to, copy=False), other.astype(xp.int32)).astype(to, copy=False)
+    return (self.astype(to, copy=False) * xp.exp2(other.astype(to, copy=False))).astype(to, copy=False)
+
+
+def _exp2_of(exponent, like: Tensor) -> Tensor:
+    return Tensor._make(backend.xp(like.device).exp2(exponent.astype(like._data.dtype)))
+
+
+return_types_frexp = _return_type("frexp", ("mantissa", "exponent"))
+
+
+def _kernel_error(kernel: str, device, dtype: dtypes.dtype) -> NotImplementedError:
+    return NotImplementedError(f"\"{kernel}_{device.type}\" not implemented for '{dtype._legacy_name}'")
+
+
+def _integer_binary(kernel: str, a, b, compute, *, bools: bool = True) -> Tensor:
+    """An elementwise op of integer (and, with ``bools``, bool) tensors or numbers, in their
+    promoted dtype; floats raise PyTorch's missing-kernel error."""
+    _broadcast_first(a, b)
+    dtype = _operand_dtype((a, b))
+    device = a.device if isinstance(a, Tensor) else b.device
+    if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
+        raise _kernel_error(kernel, device, dtype)
+    a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
+    broadcast_shapes(a.shape, b.shape)
+    device, (a, b) = _one_device(kernel, a, b)
+    target = backend.array_dtype(dtype)
+    with backend.on(device):
+        xp = backend.xp(device)
+        return Tensor._make(xp.asarray(compute(xp, a._data.astype(target, copy=False), b._data.astype(target, copy=False))))
+
+
+def bitwise_and(input, other) -> Tensor:
+    """The bitwise AND of integers, the logical AND of bools (``input & other``).
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_and(torch.tensor([12, -1]), 10)
+    tensor([ 8, 10])
+    """
+    return _bitwise("bitwise_and", input, other)
+
+
+def bitwise_or(input, other) -> Tensor:
+    """The bitwise OR of integers, the logical OR of bools (``input | other``).
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_or(torch.tensor([12, 1]), 10)
+    tensor([14, 11])
+    """
+    return _bitwise("bitwise_or", input, other)
+
+
+def bitwise_xor(input, other) -> Tensor:
+    """The bitwise XOR of integers, the logical XOR of bools (``input ^ other``).
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_xor(torch.tensor([12, 1]), 10)
+    tensor([ 6, 11])
+    """
+    return _bitwise("bitwise_xor", input, other)
+
+
+def bitwise_not(input: Tensor) -> Tensor:
+    """The bitwise NOT of integers (``-x - 1``), the logical NOT of bools (``~input``).
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_not(torch.tensor([0, 5]))
+    tensor([-1, -6])
+    """
+    _check_tensor(input, "bitwise_not")
+    if input.dtype.is_floating_point:
+        raise _kernel_error("bitwise_not", input.device, input.dtype)
+    with backend.on(input.device):
+        return Tensor._make(backend.xp(input.device).invert(input._data))
+
+
+def _shift(xp, a, b, left: bool):
+    """``a << b`` or ``a >> b`` as PyTorch's kernels: a shift by a negative amount or by the
+    width or more gives 0 (or -1 for a negative ``a`` shifted right). NumPy 2 does so itself;
+    the guard is for CuPy, whose C shifts leave those undefined."""
+    bits = a.dtype.itemsize * 8
+    fits = (b >= 0) & (b < bits)
+    amount = xp.where(fits, b, 0).astype(a.dtype, copy=False)
+    if left:
+        return xp.where(fits, xp.left_shift(a, amount), 0).astype(a.dtype, copy=False)
+    return xp.where(fits, xp.right_shift(a, amount), xp.where(a < 0, -1, 0)).astype(a.dtype, copy=False)
+
+
+def bitwise_left_shift(input, other) -> Tensor:
+    """``input << other``: integers shifted left by ``other`` bits (0 once all bits are gone).
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_left_shift(torch.tensor([1, 3]), 2)
+    tensor([ 4, 12])
+    """
+    return _integer_binary("lshift", input, other, lambda xp, a, b: _shift(xp, a, b, True), bools=False)
+
+
+def bitwise_right_shift(input, other) -> Tensor:
+    """``input >> other``: integers shifted right by ``other`` bits, keeping the sign.
+
+    >>> import minigrad as torch
+    >>> torch.bitwise_right_shift(torch.tensor([16, -16]), 2)
+    tensor([ 4, -4])
+    """
+    return _integer_binary("rshift", input, other, lambda xp, a, b: _shift(xp, a, b, False), bools=False)
+
+
+def gcd(input: Tensor, other: Tensor) -> Tensor:
+    """The greatest common divisor of each pair of integers (never negative).
+
+    >>> import minigrad as torch
+    >>> torch.gcd(torch.tensor([12, -9, 0]), torch.tensor([18, 6, 0]))
+    tensor([6, 3, 0])
+    """
+    _check_tensors("gcd", ("input", input), ("other", other))
+    return _integer_binary("gcd", input, other, lambda xp, a, b: xp.gcd(a, b), bools=False)
+
+
+def lcm(input: Tensor, other: Tensor) -> Tensor:
+    """The least common multiple of each pair of integers (never negative; 0 if one is 0).
+
+    >>> import minigrad as torch
+    >>> torch.lcm(torch.tensor([4, -3, 5]), torch.tensor([6, 4, 0]))
+    tensor([12, 12,  0])
+    """
+    _check_tensors("lcm", ("input", input), ("other", other))
+    return _integer_binary("lcm", input, other, lambda xp, a, b: xp.lcm(a, b), bools=False)
+
+
+def gcd_(input: Tensor, other: Tensor) -> Tensor:
+    """``input.gcd_(other)``: gcd in place."""
+    return _check_tensor(input, "gcd_")._apply_inplace(lambda s: gcd(s, other), (other,))
+
+
+def lcm_(input: Tensor, other: Tensor) -> Tensor:
+    """``input.lcm_(other)``: lcm in place."""
+    return _check_tensor(input, "lcm_")._apply_inplace(lambda s: lcm(s, other), (other,))
+
+
+def copysign(input: Tensor, other) -> Tensor:
+    """``|input|`` with the sign of ``other`` (a tensor or a number; ``-0.0`` counts as
+    negative). Integers give floats.
+
+    >>> import minigrad as torch
+    >>> torch.copysign(torch.tensor([1.5, -2.0]), torch.tensor([-0.0, 3.0]))
+    tensor([-1.5000,  2.0000])
+    """
+    _check_tensor(input, "copysign")
+    if isinstance(other, Tensor):
+        return _binary(copysign_op, input, other, float_result=True)
+    if not isinstance(other, Number):
+        raise _invalid_arguments("copysign", input, other)
+    return copysign_scalar_op(input, other=other, dtype=_floating(input))
+
+
+def signbit(input: Tensor) -> Tensor:
+    """Whether each element's sign bit is set (True for ``-0.0``; never for unsigned or bool).
+
+    >>> import minigrad as torch
+    >>> torch.signbit(torch.tensor([-0.0, 0.0, -2.0]))
+    tensor([ True, False,  True])
+    """
+    _check_tensor(input, "signbit")
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        data = input._data if input.dtype is not dtypes.bool else input._data.astype(xp.int8)
+        return Tensor._make(xp.asarray(xp.signbit(data)))
+
+
+def _infinity_test(input: Tensor, name: str, sign: int) -> Tensor:
+    _check_tensor(input, name)
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        if not input.dtype.is_floating_point:  # integers and bools are never infinite
+            return Tensor._make(xp.zeros(input._data.shape, dtype=bool))
+        return Tensor._make(xp.asarray(input._data == sign * math.inf))
+
+
+def isposinf(input: Tensor) -> Tensor:
+    """Whether each element is +inf.
+
+    >>> import minigrad as torch
+    >>> torch.isposinf(torch.tensor([1.0, float("inf"), -float("inf")]))
+    tensor([False,  True, False])
+    """
+    return _infinity_test(input, "isposinf", 1)
+
+
+def isneginf(input: Tensor) -> Tensor:
+    """Whether each element is -inf.
+
+    >>> import minigrad as torch
+    >>> torch.isneginf(torch.tensor([1.0, float("inf"), -float("inf")]))
+    tensor([False, False,  True])
+    """
+    return _infinity_test(input, "isneginf", -1)
+
+
+def nextafter(input: Tensor, other: Tensor) -> Tensor:
+    """The next floating-point value after each element of ``input`` towards ``other``
+    (floating tensors only). As PyTorch's, its gradient passes to ``input`` where the two differ.
+
+    >>> import minigrad as torch
+    >>> torch.nextafter(torch.tensor([1.0]), torch.tensor([2.0])) - 1  # float32's epsilon
+    tensor([1.1921e-07])
+    """
+    return _floating_binary(nextafter_op, "nextafter", input, other)
+
+
+def ldexp(input: Tensor, other: Tensor) -> Tensor:
+    """``input * 2**other``, in floating point (integers give floats).
+
+    >>> import minigrad as torch
+    >>> torch.ldexp(torch.tensor([1.0, 3.0]), torch.tensor([2, -1]))
+    tensor([4.0000, 1.5000])
+    """
+    _check_tensors("ldexp", ("input", input), ("other", other))
+    broadcast_shapes(input.shape, other.shape)
+    to = _operand_dtype((input, other))
+    to = to if to.is_floating_point else dtypes.get_default_dtype()
+    return ldexp_op(input, other, to=backend.array_dtype(to))
+
+
+def ldexp_(input: Tensor, other: Tensor) -> Tensor:
+    """``input.ldexp_(other)``: ldexp in place."""
+    return _check_tensor(input, "ldexp_")._apply_inplace(lambda s: ldexp(s, other), (other,))
+
+
+def frexp(input: Tensor):
+    """``(mantissa, exponent)`` with ``input = mantissa * 2**exponent`` and ``0.5 <= |mantissa| < 1``
+    (``exponent`` is int32), as ``torch.return_types.frexp``. Only the mantissa has a gradient.
+
+    >>> import minigrad as torch
+    >>> torch.frexp(torch.tensor([8.0, -3.0]))
+    torch.return_types.frexp(
+    mantissa=tensor([ 0.5000, -0.7500]),
+    exponent=tensor([4, 2], dtype=torch.int32))
+    """
+    _check_tensor(input, "frexp")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    with backend.on(input.device):
+        exponent = backend.xp(input.device).frexp(input._data)[1].astype(backend.array_dtype(dtypes.int32))
+    return return_types_frexp(frexp_op(input, exponent=exponent), Tensor._make(exponent))
+
+
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Whether each of ``elements`` occurs in ``test_elements`` (either may be a number; both
+    are compared in their promoted dtype). ``invert=True`` gives the opposite.
+
+    >>> import minigrad as torch
+    >>> torch.isin(torch.tensor([1, 2, 3]), torch.tensor([2, 5]))
+    tensor([False,  True, False])
+    """
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise _invalid_arguments("isin", elements, test_elements)
+    for t in (elements, test_elements):
+        if (isinstance(t, Tensor) and t.dtype is dtypes.bool) or type(t) is bool:
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    dtype = _operand_dtype((elements, test_elements))
+    device = elements.device if isinstance(elements, Tensor) else test_elements.device
+    a, b = _as_tensor(elements, dtype, device), _as_tensor(test_elements, dtype, device)
+    device, (a, b) = _one_device("isin", a, b)
+    target = backend.array_dtype(dtype)
+    with backend.on(device):
+        xp = backend.xp(device)
+        found = xp.isin(a._data.astype(target, copy=False), b._data.astype(target, copy=False), invert=invert)
+        return Tensor._make(xp.asarray(found))
+
+
+def _in_place_method(function, name: str):
+    """``x.f_(*args)``: ``f(x, *args)`` written into ``x`` (the Tensor-only in-place methods)."""
+
+    def method(self: Tensor, *args, **kwargs) -> Tensor:
+        if args and isinstance(args[0], Tensor | Number):  # PyTorch checks the result type before the kernel
+            dtype = _operand_dtype((self, args[0]))
+            if dtypes._category(dtype) > dtypes._category(self.dtype):
+                raise RuntimeError(
+                    f"result type {dtype._legacy_name} can't be cast to the desired output type {self.dtype._legacy_name}"
+                )
+        operands = tuple(a for a in args if isinstance(a, Tensor))
+        return self._apply_inplace(lambda s: function(s, *args, **kwargs), operands)
+
+    method.__name__ = name
+    return method
+
+
+# Statistics and small products. Most are composites in PyTorch, built here from the same ops
+# so that the graph has PyTorch's nodes; dist, vdot and renorm are single nodes.
+
+dist_op = Op("DistBackward0", lambda xp, self, other, *, p: _norm(xp, self - other, p, None, False),
+             self=lambda grad, self, other, result, p: _norm_backward(grad, self - other, result, p, None, False),
+             other=lambda grad, self, other, result, p: _negated(_norm_backward(grad, self - other, result, p, None, False)))
+vdot_op = Op("VdotBackward0", lambda xp, self, other: xp.asarray(xp.dot(self, other)),
+             self=lambda grad, other: grad * other,
+             other=lambda grad, self: grad * self)
+renorm_op = Op("RenormBackward0", lambda xp, self, *, p, dim, maxnorm: self * _renorm_factor(xp, self, p, dim, maxnorm),
+               self=lambda grad, self, p, dim, maxnorm: _renorm_backward(grad, self, p, dim, maxnorm))
+# the in-place view steps of PyTorch's quantile (unsqueeze_, transpose_), as nodes of their own
+unsqueeze_inplace_op = Op("UnsqueezeBackward1", lambda xp, self, *, dim: xp.expand_dims(self, dim),
+                          self=lambda grad, dim: grad.squeeze(dim))
+transpose_inplace_op = Op("TransposeBackward1", lambda xp, self, *, dim0, dim1: xp.swapaxes(self, dim0, dim1),
+                          self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
+igamma_op = Op("IgammaBackward0", lambda xp, self, other: backend.special("gammainc", self, other),
+               self=lambda grad: _not_implemented("igamma: input"),
+               other=lambda grad, self, other: grad * _gamma_density(self, other))
+igammac_op = Op("IgammacBackward0", lambda xp, self, other: backend.special("gammaincc", self, other),
+                self=lambda grad: _not_implemented("igammac: input"),
+                other=lambda grad, self, other: -grad * _gamma_density(self, other))
+
+
+def _negated(grad):
+    return None if grad is None else -grad
+
+
+def _reduced_dims(ndim: int, dim: int) -> tuple[int, ...]:
+    return tuple(d for d in range(ndim) if d != dim)
+
+
+def _renorm_factor(xp, a, p, dim, maxnorm):
+    norm = _norm(xp, a, p, _reduced_dims(a.ndim, dim), True)
+    return xp.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1).astype(a.dtype, copy=False)
+
+
+def _renorm_backward(grad: Tensor, self: Tensor, p, dim: int, maxnorm) -> Tensor:
+    """PyTorch's renorm_backward: the scale's own derivative where the slice was scaled down."""
+    dims = _reduced_dims(self.ndim, dim)
+    norm = norm_op(self, p=p, dim=dims, keepdim=True)
+    spread = _norm_backward((self * grad).sum(dims, keepdim=True), self, norm, p, dims, True)
+    inverse = (norm + 1e-7).reciprocal()
+    return where(norm > maxnorm, inverse * maxnorm * grad - (maxnorm * inverse * inverse) * spread, grad)
+
+
+def _gamma_density(self: Tensor, other: Tensor) -> Tensor:
+    """``x**(a-1) e**-x / Γ(a)``, the derivative of the regularized incomplete gamma in ``x``."""
+    from .special import lgamma  # (special builds on this module)
+
+    return exp((self - 1) * log(other) - other - lgamma(self))
+
+
+def dist(input: Tensor, other: Tensor, p: Number = 2) -> Tensor:
+    """The p-norm of ``input - other`` (broadcast), one node (``DistBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.dist(torch.tensor([0.0, 0.0]), torch.tensor([3.0, 4.0]))
+    tensor(5.)
+    """
+    _check_tensors("dist", ("input", input), ("other", other))
+    broadcast_shapes(input.shape, other.shape)
+    dtype = _operand_dtype((input, other))
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {dtype._legacy_name} instead.")
+    return dist_op(input, other, p=p, dtype=dtype)
+
+
+def vdot(input: Tensor, other: Tensor) -> Tensor:
+    """The dot product of two 1-D tensors of one dtype (``VdotBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.vdot(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
+    tensor(11.)
+    """
+    _check_tensors("vdot", ("input", input), ("other", other))
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input.dtype is not other.dtype:
+        raise RuntimeError(
+            f"dot : expected both vectors to have same dtype, but found {input.dtype._legacy_name} and {other.dtype._legacy_name}"
+        )
+    if input.shape != other.shape:
+        n, m = input.shape[0], other.shape[0]
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of elements, "
+            f"but got {n} and {m} elements respectively"
+        )
+    return vdot_op(input, other)
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Sums of products over the last dims of ``input`` and ``other`` (a product when one is 0-d):
+    ``tensordot(input, other, dims=([-1], [-1]))``, as PyTorch records it.
+
+    >>> import minigrad as torch
+    >>> torch.inner(torch.tensor([[1.0, 2.0]]), torch.tensor([[3.0, 4.0], [1.0, 1.0]]))
+    tensor([[11.,  3.]])
+    """
+    _check_tensors("inner", ("input", input), ("other", other))
+    if input.ndim == 0 or other.ndim == 0:
+        return mul(input, other)
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            "inner() the last dimension must match on both input tensors but got shapes "
+            f"{list(input.shape)} and {list(other.shape)}"
+        )
+    if input.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    return tensordot(input, other, dims=([-1], [-1]))
+
+
+def diagflat(input: Tensor, offset: int = 0) -> Tensor:
+    """A square matrix with the flattened ``input`` on diagonal ``offset`` (above the main one
+    for ``offset > 0``).
+
+    >>> import minigrad as torch
+    >>> torch.diagflat(torch.tensor([[1, 2]]))
+    tensor([[1, 0],
+            [0, 2]])
+    """
+    _check_tensor(input, "diagflat")
+    return diag_embed(input.contiguous().view(-1), offset)
+
+
+def renorm(input: Tensor, p: Number, dim: int, maxnorm: Number) -> Tensor:
+    """Each slice along ``dim`` scaled down to p-norm ``maxnorm`` where its norm exceeds it
+    (``RenormBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.renorm(torch.tensor([[3.0, 4.0], [0.3, 0.4]]), 2, 0, 1.0)
+    tensor([[0.6000, 0.8000],
+            [0.3000, 0.4000]])
+    """
+    _check_tensor(input, "renorm")
+    if input.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    dim = _wrap_dim(dim, input.ndim)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}")
+    return renorm_op(input, p=p, dim=dim, maxnorm=maxnorm)
+
+
+def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None) -> Tensor:
+    """The covariance matrix of the variables in the rows of ``input`` (observations in the
+    columns), optionally weighted by integer frequencies ``fweights`` and float ``aweights``;
+    ``correction=1`` divides by N - 1. PyTorch's composite (sums, ``mm``, a division).
+
+    >>> import minigrad as torch
+    >>> torch.cov(torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+    tensor([[ 1., -1.],
+            [-1.,  1.]])
+    """
+    _check_tensor(input, "cov")
+    if input.ndim > 2:
+        raise RuntimeError(
+            f"cov(): expected input to have two or fewer dimensions but got an input with {input.ndim} dimensions"
+        )
+    if input.dtype is dtypes.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    rows = input.view(1, -1) if input.ndim < 2 else input
+    observations = rows.shape[1]
+    weights = None
+    for name, w in (("fweights", fweights), ("aweights", aweights)):
+        if w is None:
+            continue
+        if w.ndim > 1:
+            raise RuntimeError(
+                f"cov(): expected {name} to have one or fewer dimensions but got {name} with {w.ndim} dimensions"
+            )
+        integral = name == "fweights"
+        if w.dtype.is_floating_point == integral or w.dtype is dtypes.bool:
+            kind = "integral" if integral else "floating point"
+            raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with {w.dtype._legacy_name} dtype")
+        if w.numel() != observations:
+            raise RuntimeError(
+                f"cov(): expected {name} to have the same numel as there are observations in the input but got "
+                f"{w.numel()} != {observations}"
+            )
+        if observations and bool(w.min() < 0):
+            raise RuntimeError(f"cov(): {name} cannot be negative")
+        weights = w if weights is None else weights * w
+    if weights is None:
+        total = scalar_tensor(observations, dtypes.int64, input.device)
+    else:
+        total = weights.sum()
+        if not bool(total != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    average = (rows if weights is None else rows * weights).sum(1) / total
+    if weights is not None and aweights is not None and correction != 0:
+        normalizer = total - correction * (weights * aweights).sum() / total
+    else:
+        normalizer = total - correction
+    if bool(normalizer <= 0):
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.",
+            UserWarning,
+            stacklevel=2,
+        )
+        normalizer = zeros_like_tensor(normalizer)
+    centred = rows - average.unsqueeze(1)
+    return div(mm(centred, (centred if weights is None else centred * weights).t()), normalizer).squeeze()
+
+
+def corrcoef(input: Tensor) -> Tensor:
+    """Pearson's correlation coefficients of the variables in the rows of ``input``: ``cov``
+    divided by the standard deviations, clipped to [-1, 1].
+
+    >>> import minigrad as torch
+    >>> torch.corrcoef(torch.tensor([[0.0, 1.0, 2.0], [2.0, 1.0, 0.0]]))
+    tensor([[ 1., -1.],
+            [-1.,  1.]])
+    """
+    _check_tensor(input, "corrcoef")
+    if input.ndim > 2:
+        raise RuntimeError(
+            f"corrcoef(): expected input to have two or fewer dimensions but got an input with {input.ndim} dimensions"
+        )
+    c = cov(input)
+    if c.ndim == 0:  # one variable: 1, or NaN where its variance is 0, NaN or inf
+        return c / c
+    spread = c.diagonal().sqrt()
+    return (c / spread.view(-1, 1) / spread.view(1, -1)).clip(-1, 1)
+
+
+_QUANTILE_MODES = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def quantile(input: Tensor, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
+    """The ``q``-th quantiles (``q`` a number or a 1-D tensor in [0, 1]) of all elements, or
+    along ``dim``; between two data points ``interpolation`` picks ``linear``, ``lower``,
+    ``higher``, ``midpoint`` or ``nearest``. NaN anywhere gives NaN. PyTorch's composite: a
+    sort, gathers and a lerp.
+
+    >>> import minigrad as torch
+    >>> torch.quantile(torch.tensor([1.0, 2.0, 4.0, 8.0]), torch.tensor([0.25, 0.5]))
+    tensor([1.7500, 3.0000])
+    """
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input: Tensor, q, dim: int | None = None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
+    """``quantile`` that ignores NaNs (NaN only where a reduced row is all NaN).
+
+    >>> import minigrad as torch
+    >>> torch.nanquantile(torch.tensor([1.0, float("nan"), 3.0]), 0.5)
+    tensor(2.)
+    """
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+def _quantile(name: str, input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool) -> Tensor:
+    _check_tensor(input, name)
+    if not isinstance(q, Tensor):
+        if not isinstance(q, Number) or isinstance(q, bool):
+            raise _invalid_arguments(name, input, q)
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, Tensor) and q.ndim > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if input.dtype not in (dtypes.float32, dtypes.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    if not isinstance(q, Tensor):
+        q = scalar_tensor(q, input.dtype, input.device)
+    elif q.dtype is not input.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    if interpolation not in _QUANTILE_MODES:
+        raise RuntimeError(
+            "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+            f"but got {interpolation}"
+        )
+    if q.numel() and not bool(((q >= 0) & (q <= 1)).all()):
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    # The output shape: the quantiles first, then what the reduction leaves.
+    if dim is not None and input.ndim:
+        dim = _wrap_dim(dim, input.ndim)
+        shape = list(input.shape)
+        if keepdim:
+            shape[dim] = 1
+        else:
+            del shape[dim]
+    else:
+        if dim is not None:
+            _wrap_dim(dim, 0)
+        shape = [1] * input.ndim if keepdim else []
+    if dim is None:
+        ordered = sort(input.flatten())[0]
+    elif dim == builtins.max(input.ndim - 1, 0) and input.ndim:
+        ordered = sort(input)[0]
+    else:
+        ordered = sort(input.unsqueeze(-1).transpose(dim, -1))[0]
+    ordered = ordered.view(*shape, ordered.shape[-1])
+    # The rank of each quantile among the sorted values (the last one where a row holds NaN).
+    if ignore_nan:
+        ranks = q * (ordered.isnan().logical_not().sum(-1, keepdim=True) - 1)
+        ranks = ranks.masked_fill(ranks < 0, 0)
+    else:
+        last = ordered.shape[-1] - 1
+        ranks = (q * last).expand(broadcast_shapes(q.shape, (*ordered.shape[:-1], 1)))
+        ranks = ranks.masked_fill(ordered.isnan().any(-1, keepdim=True), last)
+    if interpolation in ("lower", "higher", "nearest"):
+        ranks = {"lower": floor, "higher": ceil, "nearest": round}[interpolation](ranks)
+    below = ranks.to(dtypes.int64)
+    values = ordered.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = ranks.new_full(tuple(ranks.shape), 0.5) if interpolation == "midpoint" else ranks - below
+        values = values.lerp_(ordered.gather(-1, ceil(ranks).to(dtypes.int64)), weights)
+    if q.ndim == 0:
+        return squeeze_inplace_op(values, dims=(values.ndim - 1,))
+    values = transpose_inplace_op(unsqueeze_inplace_op(values, dim=0), dim0=0, dim1=values.ndim)
+    return squeeze_inplace_op(values, dims=(values.ndim - 1,))
+
+
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Number | None = None, dim: int = -1) -> Tensor:
+    """The integral of ``y`` along ``dim`` by the trapezoidal rule, with the samples at ``x``
+    (a tensor) or ``dx`` apart (1 by default).
+
+    >>> import minigrad as torch
+    >>> torch.trapezoid(torch.tensor([1.0, 2.0, 3.0]), dx=0.5)
+    tensor(2.)
+    """
+    return _trapezoid("trapezoid", y, x, dx, dim, cumulative=False)
+
+
+def trapz(y: Tensor, x: Tensor | None = None, *, dx: Number | None = None, dim: int = -1) -> Tensor:
+    """``trapezoid`` under its older name.
+
+    >>> import minigrad as torch
+    >>> torch.trapz(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([0.0, 1.0, 3.0]))
+    tensor(6.5000)
+    """
+    return _trapezoid("trapz", y, x, dx, dim, cumulative=False)
+
+
+def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx: Number | None = None, dim: int = -1) -> Tensor:
+    """The running integrals of ``y`` along ``dim`` by the trapezoidal rule (one value fewer than
+    ``y`` has samples).
+
+    >>> import minigrad as torch
+    >>> torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0]))
+    tensor([1.5000, 4.0000])
+    """
+    return _trapezoid("cumulative_trapezoid", y, x, dx, dim, cumulative=True)
+
+
+def _trapezoid(name: str, y: Tensor, x, dx, dim: int, cumulative: bool) -> Tensor:
+    if not isinstance(y, Tensor) or (x is not None and (dx is not None or not isinstance(x, Tensor))):
+        raise _invalid_arguments(name, *[v for v in (y, x, dx) if v is not None])
+    dim = _wrap_dim(dim, y.ndim)
+    size = y.shape[dim]
+    if size == 0 and not cumulative:  # no samples: 0, as NumPy
+        return y.new_zeros(tuple(s for d, s in enumerate(y.shape) if d != dim))
+    base = "cumulative_trapezoid" if cumulative else "trapezoid"
+    if y.dtype is dtypes.bool or (x is not None and x.dtype is dtypes.bool):
+        what = "`y`" if x is None else "`x` or `y`"
+        raise RuntimeError(f"{base}: received a bool input for {what}, but bool is not supported")
+    if x is None and dx is not None and (isinstance(dx, bool) or not isinstance(dx, int | float)):
+        raise RuntimeError(f"{base}: Currently, we only support dx as a real number.")
+    inner_length = builtins.max(size - 1, 0)
+    left, right = narrow(y, dim, 0, inner_length), narrow(y, dim, builtins.min(size, 1), inner_length)
+    if x is None:
+        step = 1 if dx is None else dx
+        if cumulative:
+            return cumsum(_times_number(left + right, step / 2.0, mul_scalar_op), dim)
+        ends = _times_number(y.select(dim, 0) + y.select(dim, -1), 0.5, mul_scalar_op)
+        return _times_number(y.sum(dim) - ends, step, mul_scalar_op)
+    # x is not broadcast to y: its differences are (NumPy's rule), after lining its dims up with y's.
+    if x.ndim == 1:
+        if x.shape[0] != size:
+            raise RuntimeError(f"{base}: There must be one `x` value for each sample point")
+        x = x.view(*[size if d == dim else 1 for d in range(y.ndim)])
+    elif x.ndim < y.ndim:
+        x = x.view(*([1] * (y.ndim - x.ndim)), *x.shape)
+    length = x.shape[dim]
+    steps = narrow(x, dim, 1, length - 1) - narrow(x, dim, 0, length - 1)
+    if cumulative:
+        return _times_number(cumsum((right + left) * steps, dim), 2.0, div_scalar_op)
+    return _times_number(((right + left) * steps).sum(dim), 2.0, div_scalar_op)
+
+
+def _times_number(t: Tensor, number: Number, op: Op) -> Tensor:
+    """``t * number`` or ``t / number`` as PyTorch's C++ composites record it (``MulBackward1``,
+    ``DivBackward1``: the Scalar overloads), in the promoted dtype."""
+    dtype = _operand_dtype((t, number))
+    if op is div_scalar_op and not dtype.is_floating_point:
+        dtype = dtypes.get_default_dtype()
+    return op(t, other=number, dtype=dtype if dtype is not t.dtype else None)
+
+
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:  # noqa: N803 - PyTorch's name
+    """The Vandermonde matrix of the 1-D ``x``: columns ``x**(N-1), ..., x, 1`` (the other way
+    round with ``increasing=True``); integers give int64. PyTorch's composite (a cumprod).
+
+    >>> import minigrad as torch
+    >>> torch.vander(torch.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [4, 2, 1],
+            [9, 3, 1]])
+    """
+    _check_tensor(x, "vander")
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    result = x.new_zeros((x.shape[0], n), dtype=dtypes.promote_types(x.dtype, dtypes.int64))
+    if n > 0:
+        result.fill_(1)
+        if n > 1:
+            narrow(result, 1, 1, n - 1).copy_(x.unsqueeze(1))
+            narrow(result, 1, 1, n - 1).copy_(cumprod(narrow(result, 1, 1, n - 1), 1))
+    return result if increasing else flip(result, (1,))
+
+
+def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> Tensor:
+    """The length-``r`` combinations of the elements of the 1-D ``input`` (one per row), as
+    ``itertools.combinations`` (or ``combinations_with_replacement``).
+
+    >>> import minigrad as torch
+    >>> torch.combinations(torch.tensor([1, 2, 3]))
+    tensor([[1, 2],
+            [1, 3],
+            [2, 3]])
+    """
+    _check_tensor(input, "combinations")
+    if input.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(input.shape)}")
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return input.new_zeros((0,))
+    grids = meshgrid(*([input] * r), indexing="ij")
+    xp, n = backend.xp(input.device), input.shape[0]
+    with backend.on(input.device):
+        index = xp.indices((n,) * r)
+        keep = xp.ones((n,) * r, dtype=bool)
+        for k in range(r - 1):  # each index after the one before it
+            keep &= index[k] <= index[k + 1] if with_replacement else index[k] < index[k + 1]
+    mask = Tensor._make(keep)
+    return stack([masked_select(g, mask) for g in grids], 1)
+
+
+def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> Tensor:  # noqa: A002
+    """A histogram of ``bins`` equal bins over [``min``, ``max``] (the data's own range when
+    both are 0); elements outside are not counted. Never differentiable.
+
+    >>> import minigrad as torch
+    >>> torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3)
+    tensor([0., 2., 1., 0.])
+    """
+    _check_tensor(input, "histc")
+    if not input.dtype.is_floating_point:
+        raise _kernel_error("histogram", input.device, input.dtype)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    lo, hi = float(min), float(max)
+    if lo == hi and input.numel():
+        lo, hi = float(input.min()), float(input.max())
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    xp = backend.xp(input.device)
+    with backend.on(input.device):
+        data = input._data.reshape(-1)
+        data = data[(data >= lo) & (data <= hi)]
+        # the bin of each value, computed as PyTorch's kernel (in the input's dtype)
+        edge, width = xp.asarray(lo, dtype=data.dtype), xp.asarray(hi - lo, dtype=data.dtype)
+        position = xp.minimum(((data - edge) / width * bins).astype(xp.int64), bins - 1)
+        return Tensor._make(xp.bincount(position, minlength=bins).astype(input._data.dtype))
+
+
+return_types_histogram = _return_type("histogram", ("hist", "bin_edges"))
+
+
+def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = None, density: bool = False):  # noqa: A002
+    """``(hist, bin_edges)``: a histogram of ``input`` over ``bins`` (a count of equal bins over
+    ``range``, by default the data's range, or a 1-D tensor of increasing edges), optionally
+    weighted; ``density=True`` scales it to integrate to 1. The last bin includes its right edge.
+
+    >>> import minigrad as torch
+    >>> torch.histogram(torch.tensor([1.0, 2.0, 1.0]), bins=2).hist
+    tensor([2., 1.])
+    """
+    _check_tensor(input, "histogram")
+    if isinstance(bins, Tensor) and range is not None:
+        raise _invalid_arguments("histogram", input, bins, range)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{input.dtype._legacy_name}'")
+    if isinstance(bins, Tensor) and bins.dtype is not input.dtype:
+        raise RuntimeError(
+            "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype "
+            f"{_cpp_name(input.dtype)} and bins for dimension 0 with dtype {_cpp_name(bins.dtype)}"
+        )
+    xp = backend.xp(input.device)
+    dtype = input._data.dtype
+    with backend.on(input.device):
+        data = input._data.reshape(-1)
+        if isinstance(bins, Tensor):
+            if bins.ndim != 1:
+                raise RuntimeError(f"torch.histogram(): bins tensor should have one dimension, but got {bins.ndim} dimensions")
+            edges = bins._data.astype(dtype)
+        else:
+            if bins <= 0:
+                raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+            if range is not None:
+                lo, hi = float(range[0]), float(range[1])
+            elif data.size:
+                lo, hi = float(data.min()), float(data.max())
+            else:
+                lo, hi = 0.0, 0.0
+            if lo > hi:
+                raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max {hi} for dimension 0")
+            if not (math.isfinite(lo) and math.isfinite(hi)):
+                raise RuntimeError(f"torch.histogram(): range of [{lo}, {hi}] is not finite")
+            if lo == hi:  # one value: a bin of width 1 around it
+                lo, hi = lo - 0.5, hi + 0.5
+            edges = xp.linspace(lo, hi, bins + 1).astype(dtype)
+        count = edges.shape[0] - 1
+        inside = (data >= edges[0]) & (data <= edges[-1])
+        position = xp.minimum(xp.searchsorted(edges, data[inside], side="right") - 1, count - 1)
+        weights = None if weight is None else weight._data.reshape(-1)[inside].astype(dtype)
+        hist = xp.bincount(position, weights=weights, minlength=count).astype(dtype) if count > 0 else xp.zeros(0, dtype)
+        if density:
+            hist = hist / (hist.sum() * xp.diff(edges))
+        return return_types_histogram(Tensor._make(hist.astype(dtype)), Tensor._make(edges))
+
+
+def unravel_index(indices: Tensor, shape) -> tuple[Tensor, ...]:
+    """The coordinates in an array of ``shape`` of each flat (row-major) index, one tensor per
+    dimension.
+
+    >>> import minigrad as torch
+    >>> torch.unravel_index(torch.tensor([5, 7]), (3, 4))
+    (tensor([1, 1]), tensor([1, 3]))
+    """
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"expected 'indices' to be a tensor, but got {type(indices).__name__}")
+    if indices.dtype.is_floating_point or indices.dtype is dtypes.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif isinstance(shape, Sequence):
+        for size in shape:
+            if not isinstance(size, int):
+                raise TypeError(f"expected 'shape' sequence to only contain ints, but got {type(size)}")
+    else:
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got shape of type {type(shape)}")
+    shape = tuple(shape)
+    if builtins.any(size < 0 for size in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    strides = [math.prod(shape[d + 1 :]) for d in builtins.range(len(shape))]
+    xp = backend.xp(indices.device)
+    with backend.on(indices.device):
+        flat = indices._data.astype(xp.int64)
+        if 0 in shape and flat.size:
+            raise RuntimeError("ZeroDivisionError")
+        return tuple(Tensor._make(xp.asarray(flat // s % n)) for s, n in zip(strides, shape))
+
+
+def igamma(input: Tensor, other: Tensor) -> Tensor:
+    """The regularized lower incomplete gamma function P(``input``, ``other``) (floating tensors;
+    also ``torch.special.gammainc``). Differentiable only in ``other``, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.igamma(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    tensor([0.6321, 0.2642])
+    """
+    return _floating_binary(igamma_op, "igamma", input, other)
+
+
+def igammac(input: Tensor, other: Tensor) -> Tensor:
+    """The regularized upper incomplete gamma function Q = 1 - P (``torch.special.gammaincc``).
+
+    >>> import minigrad as torch
+    >>> torch.igammac(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+    tensor([0.3679, 0.7358])
+    """
+    return _floating_binary(igammac_op, "igammac", input, other)
+
+
 # ----------------------------------------------------------------------------------------------
 # --- aliases and in-place functions (H1) ---
 # ----------------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ from .functions import (
     erf,
     exp2,
     expm1,
+    igamma,
+    igammac,
     log1p,
     log_softmax,
     logit,
@@ -50,6 +52,8 @@ __all__ = [
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
     "i0",
     "i0e",
@@ -384,6 +388,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
 
 # torch.special's other names for functions minigrad has.
 gammaln, psi, mvlgamma, expit = lgamma, digamma, multigammaln, sigmoid
+gammainc, gammaincc = igamma, igammac  # defined in functions (torch.igamma is public too)
 
 
 def _in_place(function, name: str, *, takes_first: bool = False):

@@ -1495,9 +1495,9 @@ class Tensor:
         return F._bitwise("bitwise_xor", self, other)
 
     def __invert__(self):
-        if self.dtype is not dtypes.bool:
-            raise TypeError("~ is only supported on bool tensors in minigrad")
-        return F.logical_not(self)
+        if self.dtype.is_floating_point:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return F.bitwise_not(self)
 
     __rand__, __ror__ = __and__, __or__
 
@@ -1714,6 +1714,38 @@ _METHODS = {
     "unique",
     "unique_consecutive",
     "bincount",
+    # bitwise, integer and statistics (H3)
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "bitwise_not",
+    "bitwise_left_shift",
+    "bitwise_right_shift",
+    "gcd",
+    "lcm",
+    "gcd_",
+    "lcm_",
+    "copysign",
+    "signbit",
+    "isposinf",
+    "isneginf",
+    "nextafter",
+    "ldexp",
+    "ldexp_",
+    "frexp",
+    "histc",
+    "histogram",
+    "quantile",
+    "nanquantile",
+    "cov",
+    "corrcoef",
+    "inner",
+    "vdot",
+    "dist",
+    "diagflat",
+    "renorm",
+    "igamma",
+    "igammac",
     # aliases (H1)
     "absolute",
     "divide",
@@ -1794,6 +1826,17 @@ Tensor.__add__ = Tensor.__radd__ = F.add
 Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub
 Tensor.__mul__ = Tensor.__rmul__ = F.mul
 Tensor.__truediv__ = F.div
+
+# bitwise, integer and statistics (H3): in-place methods that only Tensor has, and the shifts.
+_H3_IN_PLACE = "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift"
+for _name in (_H3_IN_PLACE + " copysign nextafter renorm igamma igammac").split():
+    setattr(Tensor, _name + "_", F._in_place_method(getattr(F, _name), _name + "_"))
+Tensor.__lshift__, Tensor.__rshift__ = F.bitwise_left_shift, F.bitwise_right_shift
+Tensor.__rlshift__ = lambda self, other: F.bitwise_left_shift(other, self)
+Tensor.__rrshift__ = lambda self, other: F.bitwise_right_shift(other, self)
+Tensor.__rxor__ = Tensor.__xor__
+Tensor.__iand__, Tensor.__ior__, Tensor.__ixor__ = Tensor.bitwise_and_, Tensor.bitwise_or_, Tensor.bitwise_xor_
+Tensor.__ilshift__, Tensor.__irshift__ = Tensor.bitwise_left_shift_, Tensor.bitwise_right_shift_
 
 
 # --- nn methods of Tensor (H5) ---
