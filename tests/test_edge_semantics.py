@@ -553,7 +553,11 @@ def test_a_node_without_a_derivative_has_edges_only_to_inputs_that_require_grad(
         x, w = _leaf(lib, [1.0, -1.0, 0.0]), _leaf(lib, [2.0, 3.0, 0.5])
         out = NOT_DIFFERENTIABLE[name](lib, x, w, lib.tensor([0.5, 0.5, 0.5]))
         edges = out.grad_fn.next_functions
-        return [type(out.grad_fn).__name__, [(type(n).__name__, nr) for n, nr in edges], [n.variable is w for n, _ in edges]]
+        return [
+            type(out.grad_fn).__name__,
+            [(type(n).__name__, nr) for n, nr in edges],
+            [n.variable is w for n, _ in edges],
+        ]
 
     assert run(minigrad) == run(torch)
 
