@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from . import backend, dtypes
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, SavedTensor, gradient_edge
-from .autograd.op import Op
+from .autograd.op import Op, _fit
 from .tensor import Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
 
 Number = int | float | bool
@@ -2306,7 +2306,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     if isinstance(op, Op):
         return op(input, dim=dims, correction=correction, keepdim=keepdim)
     forward = lambda xp, a, **params: _spread_and_mean(xp, a, std=op is StdMeanBackward0, **params)  # noqa: E731
-    return op.record(input, forward, {"dim": dims, "correction": correction, "keepdim": keepdim})
+    return op.record((input,), forward, {"dim": dims, "correction": correction, "keepdim": keepdim}, 2)
 
 
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -2405,7 +2405,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):
     if dim is not None and input.ndim and input.shape[dims[0]] == 0:
         raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
     forward = lambda xp, a, *, dim, keepdim: (a.min(axis=dim, keepdims=keepdim), a.max(axis=dim, keepdims=keepdim))  # noqa: E731
-    return return_types_aminmax(*AminmaxBackward0.record(input, forward, {"dim": dims, "keepdim": keepdim}))
+    return return_types_aminmax(*AminmaxBackward0.record((input,), forward, {"dim": dims, "keepdim": keepdim}, 2))
 
 
 def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
@@ -2422,12 +2422,12 @@ def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
     return op(input, dim=dims, keepdim=keepdim)
 
 
-def _return_type(name: str, fields: tuple[str, str] = ("values", "indices")) -> type:
-    """A named pair (``values, indices`` by default) that prints as PyTorch's ``torch.return_types.<name>``."""
+def _return_type(name: str, fields: tuple[str, ...] = ("values", "indices")) -> type:
+    """A named tuple (``values, indices`` by default) that prints as PyTorch's ``torch.return_types.<name>``."""
     base = collections.namedtuple(name, fields)
 
     def printed(self) -> str:
-        return f"torch.return_types.{name}(\n{fields[0]}={self[0]!r},\n{fields[1]}={self[1]!r})"
+        return f"torch.return_types.{name}(\n" + ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self)) + ")"
 
     return type(name, (base,), {"__slots__": (), "__repr__": printed})
 
@@ -4728,37 +4728,49 @@ class UnsafeSplitBackward0(_JoinViews):
     _name = "UnsafeSplitBackward0"
 
 
-class _TwoResults(Node):
-    """The one node PyTorch records for both results of var_mean, std_mean and aminmax (output 0
-    and output 1). ``rule(grads, self, <saved results>, **params)`` gets each result's gradient,
-    None for one that got none. It saves ``self`` and the results named in ``results``, as
-    PyTorch does, so a later in-place change of any of them fails backward alike."""
+class _Results(Node):
+    """The one node PyTorch records for all the results of an operation (var_mean, aminmax, the
+    linalg decompositions: output 0, output 1 ...). ``rule(grads, **saved,
+    **params)`` gets each result's gradient (None for one that got none) and returns one gradient
+    per input (None where none flows). It saves the inputs named in ``saves`` and the results
+    named in ``results`` (by output number; None: not saved), so an in-place change of any of them
+    fails backward, as in PyTorch."""
 
-    results: tuple = ()  # the names of the saved results, by output number (None: not saved)
+    inputs: tuple = ("self",)  # the input names, in PyTorch's order
+    saves: tuple = ("self",)
+    results: tuple = ()
     rule = None
 
-    def __init__(self, input: Tensor, outputs: tuple, params: dict):
-        super().__init__((gradient_edge(input),))
-        self.needs_input_grad, self.params = (True,), params
-        self.input_meta = ((input._data.shape, input._data.dtype),)  # for drawings
-        self.saved = {"self": SavedTensor(input)}
+    def __init__(self, inputs: tuple, outputs: tuple, params: dict):
+        super().__init__(tuple(gradient_edge(t) for t in inputs))
+        self.needs_input_grad = tuple(t.requires_grad for t in inputs)
+        self.params, self.outputs = params, len(outputs)
+        self.input_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)  # (for _fit and drawings)
+        self.saved = {name: SavedTensor(t) for name, t in zip(self.inputs, inputs) if name in self.saves}
         for i, out in enumerate(outputs):
             out._requires_grad, out._grad_fn, out._output_nr = True, self, i
             if i < len(self.results) and self.results[i]:
                 self.saved[self.results[i]] = SavedTensor(out, is_output=True)
 
     @classmethod
-    def record(cls, input: Tensor, forward, params: dict) -> tuple[Tensor, Tensor]:
-        """``forward(xp, array, **params)``'s two arrays as tensors, recorded when ``input`` needs a gradient."""
-        outputs = tuple(Tensor._make(a) for a in backend.compute(input.device, forward, [input._data], params))
-        if input.requires_grad and is_grad_enabled() and input.dtype.is_floating_point:
-            cls(input, outputs, params)
+    def record(cls, inputs: tuple, forward, params: dict, differentiable: int) -> tuple:
+        """``forward(xp, *arrays, **params)``'s arrays as tensors; the first ``differentiable``
+        of them are recorded when an input needs a gradient."""
+        device = backend.common_device([t._data for t in inputs], cls._name)
+        arrays = backend.compute(device, forward, [t._data for t in inputs], params)
+        outputs = tuple(Tensor._make(a) for a in arrays)
+        if is_grad_enabled() and builtins.any(t.requires_grad for t in inputs) and outputs[0].dtype.is_floating_point:
+            cls(inputs, outputs[:differentiable], params)
         return outputs
 
     def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
-        grads = list(grad_outputs) + [None] * (2 - len(grad_outputs))
+        grads = list(grad_outputs) + [None] * (self.outputs - len(grad_outputs))
         saved = {name: s.unpack(self) for name, s in self.saved.items()}
-        return (type(self).rule(grads, **saved, **self.params),)
+        found = type(self).rule(grads, **saved, **self.params)
+        return tuple(
+            _fit(g, meta) if need and g is not None else None
+            for g, meta, need in zip(found, self.input_meta, self.needs_input_grad)
+        )
 
     def release(self) -> None:
         for s in self.saved.values():
@@ -4766,10 +4778,10 @@ class _TwoResults(Node):
 
     @property
     def is_freed(self) -> bool:
-        return self.saved["self"].counter is None
+        return builtins.any(s.counter is None for s in self.saved.values())
 
     def __getattr__(self, attr: str):
-        # grad_fn._saved_self, ._saved_result0, ._saved_dim ... as in PyTorch
+        # grad_fn._saved_A, ._saved_U ... as in PyTorch
         name = attr[len("_saved_") :]
         if attr.startswith("_saved_") and name in self.__dict__.get("saved", {}):
             return self.saved[name].unpack(self)
@@ -4778,21 +4790,24 @@ class _TwoResults(Node):
         raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
 
 
-class VarMeanBackward0(_TwoResults):
-    _name = "VarMeanBackward0"
-    rule = staticmethod(_var_mean_backward)
+def _results_node(name: str, rule, inputs=("self",), saves=("self",), results=()) -> type:
+    """A :class:`_Results` node class named ``name`` with its ``rule``."""
+    return type(
+        name,
+        (_Results,),
+        {"_name": name, "rule": staticmethod(rule), "inputs": inputs, "saves": saves, "results": results},
+    )
 
 
-class StdMeanBackward0(_TwoResults):
-    _name = "StdMeanBackward0"
-    results = ("result0",)
-    rule = staticmethod(lambda grads, self, result0, **params: _var_mean_backward(grads, self, std=result0, **params))
-
-
-class AminmaxBackward0(_TwoResults):
-    _name = "AminmaxBackward0"
-    results = ("min", "max")
-    rule = staticmethod(_aminmax_backward)
+VarMeanBackward0 = _results_node("VarMeanBackward0", lambda grads, self, **params: (_var_mean_backward(grads, self, **params),))
+StdMeanBackward0 = _results_node(
+    "StdMeanBackward0",
+    lambda grads, self, result0, **params: (_var_mean_backward(grads, self, std=result0, **params),),
+    results=("result0",),
+)
+AminmaxBackward0 = _results_node(
+    "AminmaxBackward0", lambda grads, self, **params: (_aminmax_backward(grads, self, **params),), results=("min", "max")
+)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -16,15 +16,13 @@ tensor([2., 3.])
 
 from __future__ import annotations
 
-import collections
 import math
 import warnings
 
 from . import backend
 from . import functions as F
 from .autograd.grad_mode import is_grad_enabled
-from .autograd.graph import Node, SavedTensor, gradient_edge
-from .autograd.op import Op, _fit
+from .autograd.op import Op
 from .factories import eye, ones_like, zeros_like
 from .tensor import Tensor
 
@@ -345,98 +343,19 @@ _inv_op = Op(
 # ----------------------------------------------------------------------------------------------
 # Each is one node with PyTorch's name whose rule is PyTorch's (FunctionsManual.cpp), written
 # with minigrad's own ops so that it differentiates again. A factorization with several
-# differentiable results (slogdet, qr, eigh, svd, triangular_solve) records one _MultiNode for
+# differentiable results (slogdet, qr, eigh, svd, triangular_solve) records one _Results node (functions.py) for
 # all of them, as PyTorch does (output 0, output 1 ...).
 
 
-def _return_type(name: str, fields: tuple[str, ...]) -> type:
-    """A named tuple that prints as PyTorch's ``torch.return_types.<name>``."""
-    base = collections.namedtuple(name, fields)
-
-    def printed(self) -> str:
-        return f"torch.return_types.{name}(\n" + ",\n".join(f"{f}={v!r}" for f, v in zip(fields, self)) + ")"
-
-    return type(name, (base,), {"__slots__": (), "__repr__": printed})
-
-
-return_types_linalg_slogdet = _return_type("linalg_slogdet", ("sign", "logabsdet"))
-return_types_slogdet = _return_type("slogdet", ("sign", "logabsdet"))
-return_types_linalg_cholesky_ex = _return_type("linalg_cholesky_ex", ("L", "info"))
-return_types_triangular_solve = _return_type("triangular_solve", ("solution", "cloned_coefficient"))
-return_types_linalg_qr = _return_type("linalg_qr", ("Q", "R"))
-return_types_qr = _return_type("qr", ("Q", "R"))
-return_types_linalg_eigh = _return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
-return_types_linalg_svd = _return_type("linalg_svd", ("U", "S", "Vh"))
-return_types_svd = _return_type("svd", ("U", "S", "V"))
-
-
-class _MultiNode(Node):
-    """The one node of an operation with several differentiable results. ``rule(grads, **saved,
-    **params)`` gets each result's gradient (None for one that got none) and returns one gradient
-    per input (None where none flows). It saves the inputs named in ``saves`` and the results
-    named in ``results`` (by output number; None: not saved), so an in-place change of any of them
-    fails backward, as in PyTorch."""
-
-    inputs: tuple = ("A",)  # the input names, in PyTorch's order
-    saves: tuple = ("A",)
-    results: tuple = ()
-    rule = None
-
-    def __init__(self, inputs: tuple, outputs: tuple, params: dict):
-        super().__init__(tuple(gradient_edge(t) for t in inputs))
-        self.needs_input_grad = tuple(t.requires_grad for t in inputs)
-        self.params, self.outputs = params, len(outputs)
-        self.input_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)  # (for _fit and drawings)
-        self.saved = {name: SavedTensor(t) for name, t in zip(self.inputs, inputs) if name in self.saves}
-        for i, out in enumerate(outputs):
-            out._requires_grad, out._grad_fn, out._output_nr = True, self, i
-            if i < len(self.results) and self.results[i]:
-                self.saved[self.results[i]] = SavedTensor(out, is_output=True)
-
-    @classmethod
-    def record(cls, inputs: tuple, forward, params: dict, differentiable: int) -> tuple:
-        """``forward(xp, *arrays, **params)``'s arrays as tensors; the first ``differentiable``
-        of them are recorded when an input needs a gradient."""
-        device = backend.common_device([t._data for t in inputs], cls._name)
-        arrays = backend.compute(device, forward, [t._data for t in inputs], params)
-        outputs = tuple(Tensor._make(a) for a in arrays)
-        if is_grad_enabled() and any(t.requires_grad for t in inputs) and outputs[0].dtype.is_floating_point:
-            cls(inputs, outputs[:differentiable], params)
-        return outputs
-
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
-        grads = list(grad_outputs) + [None] * (self.outputs - len(grad_outputs))
-        saved = {name: s.unpack(self) for name, s in self.saved.items()}
-        found = type(self).rule(grads, **saved, **self.params)
-        return tuple(
-            _fit(g, meta) if need and g is not None else None
-            for g, meta, need in zip(found, self.input_meta, self.needs_input_grad)
-        )
-
-    def release(self) -> None:
-        for s in self.saved.values():
-            s.release()
-
-    @property
-    def is_freed(self) -> bool:
-        return any(s.counter is None for s in self.saved.values())
-
-    def __getattr__(self, attr: str):
-        # grad_fn._saved_A, ._saved_U ... as in PyTorch
-        name = attr[len("_saved_") :]
-        if attr.startswith("_saved_") and name in self.__dict__.get("saved", {}):
-            return self.saved[name].unpack(self)
-        if attr.startswith("_saved_") and name in self.__dict__.get("params", {}):
-            return self.params[name]
-        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
-
-
-def _multi_node(name: str, rule, inputs=("A",), saves=("A",), results=()) -> type:
-    return type(
-        name,
-        (_MultiNode,),
-        {"_name": name, "rule": staticmethod(rule), "inputs": inputs, "saves": saves, "results": results},
-    )
+return_types_linalg_slogdet = F._return_type("linalg_slogdet", ("sign", "logabsdet"))
+return_types_slogdet = F._return_type("slogdet", ("sign", "logabsdet"))
+return_types_linalg_cholesky_ex = F._return_type("linalg_cholesky_ex", ("L", "info"))
+return_types_triangular_solve = F._return_type("triangular_solve", ("solution", "cloned_coefficient"))
+return_types_linalg_qr = F._return_type("linalg_qr", ("Q", "R"))
+return_types_qr = F._return_type("qr", ("Q", "R"))
+return_types_linalg_eigh = F._return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
+return_types_linalg_svd = F._return_type("linalg_svd", ("U", "S", "Vh"))
+return_types_svd = F._return_type("svd", ("U", "S", "V"))
 
 
 def _check_lapack_dtype(name: str, A: Tensor) -> None:
@@ -539,7 +458,7 @@ def _slogdet_grad(grads, A):
     return (solve(A.mH, _diag_times_eye(g, A)),)
 
 
-LinalgSlogdetBackward0 = _multi_node("LinalgSlogdetBackward0", _slogdet_grad)
+LinalgSlogdetBackward0 = F._results_node("LinalgSlogdetBackward0", _slogdet_grad, inputs=("A",), saves=("A",))
 
 
 def logdet(A: Tensor) -> Tensor:
@@ -706,7 +625,7 @@ def _triangular_solve_grad(grads, A, solution, upper, transpose, unitriangular, 
     return gb, gA
 
 
-TriangularSolveBackward0 = _multi_node(
+TriangularSolveBackward0 = F._results_node(
     "TriangularSolveBackward0", _triangular_solve_grad, inputs=("self", "A"), saves=("A",), results=("solution",)
 )
 
@@ -988,7 +907,7 @@ def _qr_grad(grads, Q, R, mode):
     return (gA if gR is None else gA + Q.matmul(gR),)
 
 
-LinalgQrBackward0 = _multi_node("LinalgQrBackward0", _qr_grad, saves=(), results=("Q", "R"))
+LinalgQrBackward0 = F._results_node("LinalgQrBackward0", _qr_grad, inputs=("A",), saves=(), results=("Q", "R"))
 
 
 def torch_qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:
@@ -1064,7 +983,9 @@ def _eigh_grad(grads, eigenvalues, eigenvectors, UPLO):
     return (V.matmul(gA.matmul(V.mH)),)
 
 
-LinalgEighBackward0 = _multi_node("LinalgEighBackward0", _eigh_grad, saves=(), results=("eigenvalues", "eigenvectors"))
+LinalgEighBackward0 = F._results_node(
+    "LinalgEighBackward0", _eigh_grad, inputs=("A",), saves=(), results=("eigenvalues", "eigenvectors")
+)
 
 
 def svd(A: Tensor, full_matrices: bool = True, *, driver=None) -> tuple[Tensor, Tensor, Tensor]:
@@ -1137,7 +1058,7 @@ def _skew(X: Tensor) -> Tensor:
     return X - X.mH
 
 
-LinalgSvdBackward0 = _multi_node("LinalgSvdBackward0", _svd_grad, saves=(), results=("U", "S", "Vh"))
+LinalgSvdBackward0 = F._results_node("LinalgSvdBackward0", _svd_grad, inputs=("A",), saves=(), results=("U", "S", "Vh"))
 
 
 def svdvals(A: Tensor, *, driver=None) -> Tensor:
