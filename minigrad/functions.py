@@ -4256,6 +4256,37 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     return index_select_op(input, dim=dim, index=flat, self_sym_sizes=tuple(input.shape))
 
 
+def _check_index_source(name: str, input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
+    """PyTorch's checks of ``name(input, dim, index, source)`` (index_add, index_reduce): a vector
+    of int indices, one per slice of ``source`` along ``dim``, whose other sizes are ``input``'s.
+    Returns ``dim`` wrapped."""
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise IndexError(
+            f"{name}_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+            f"{index.dtype._legacy_name} and size: {list(index.shape)}"
+        )
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"{name}_(): Expected dtype int32/int64 for index but got: {index.dtype._legacy_name}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(
+            f"{name}_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
+            "the same scalar type"
+        )
+    along = source.shape[dim] if dim < source.ndim else 1
+    if index.numel() != along:
+        raise RuntimeError(
+            f"{name}_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
+        )
+    others = lambda shape: [n for d, n in enumerate(shape or (1,)) if d != dim]  # noqa: E731
+    if source.ndim != input.ndim or others(input.shape) != others(source.shape):
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+            f"self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
+        )
+    return dim
+
+
 def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
     """A copy of ``input`` with ``alpha * source`` added at the positions ``index`` (a vector)
     along ``dim``; repeated positions add up: ``index_add(x, 1, i, s)`` adds ``s[:, k]`` into
@@ -4270,30 +4301,7 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
         raise TypeError(f"index_add(): argument 'source' (position 3) must be Tensor, not {type(source).__name__}")
     if not isinstance(index, Tensor):
         raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
-    dim = _wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError(
-            f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
-            f"{index.dtype._legacy_name} and size: {list(index.shape)}"
-        )
-    if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {index.dtype._legacy_name}")
-    if source.dtype is not input.dtype:
-        raise RuntimeError(
-            f"index_add_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
-            "the same scalar type"
-        )
-    along = source.shape[dim] if dim < source.ndim else 1
-    if index.numel() != along:
-        raise RuntimeError(
-            f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
-        )
-    others = lambda shape: [n for d, n in enumerate(shape or (1,)) if d != dim]  # noqa: E731
-    if source.ndim != input.ndim or others(input.shape) != others(source.shape):
-        raise RuntimeError(
-            "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
-            f"self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
-        )
+    dim = _check_index_source("index_add", input, dim, index, source)
     size = input.shape[dim] if input.ndim else 1
     _check_in_range(index, size, lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}")
     _, (input, index, source) = _one_device("index_add", input, index, source)
@@ -5141,30 +5149,7 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
     if not isinstance(index, Tensor):
         raise TypeError(f"index_reduce(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
     _check_reduce("index_reduce", reduce, ("prod", "mean", "amax", "amin"))
-    dim = _wrap_dim(dim, input.ndim)
-    if index.ndim > 1:
-        raise IndexError(
-            f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
-            f"{index.dtype._legacy_name} and size: {list(index.shape)}"
-        )
-    if index.dtype not in (dtypes.int64, dtypes.int32):
-        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {index.dtype._legacy_name}")
-    if source.dtype is not input.dtype:
-        raise RuntimeError(
-            f"index_reduce_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
-            "the same scalar type"
-        )
-    along = source.shape[dim] if dim < source.ndim else 1
-    if index.numel() != along:
-        raise RuntimeError(
-            f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
-        )
-    others = lambda shape: [n for d, n in enumerate(shape or (1,)) if d != dim]  # noqa: E731
-    if source.ndim != input.ndim or others(input.shape) != others(source.shape):
-        raise RuntimeError(
-            "source tensor shape must match self tensor shape, excluding the specified dimension. Got "
-            f"self.shape = {list(input.shape)} source.shape = {list(source.shape)}"
-        )
+    dim = _check_index_source("index_reduce", input, dim, index, source)
     _check_in_range(index, input.shape[dim] if input.ndim else 1, lambda v: "index out of range in self", error=IndexError)
     _, (input, index, source) = _one_device("index_reduce", input, index, source)
     at = _kept(index, input, source).reshape(-1)
