@@ -693,6 +693,23 @@ def _circular_pad(input: Tensor, pad: tuple, sizes) -> Tensor:
 
 
 # ---------------------------------------------------------------------------------------------- normalization
+def _check_normalized_shape(input: Tensor, shape: tuple, tensors: dict, star: str) -> None:
+    """PyTorch's checks that ``input`` ends in ``normalized_shape`` and that the given weight (and
+    bias) have that shape; ``star`` begins the expected shape in the message (layer_norm's has
+    ``[*, 3]``, rms_norm's ``[*3]``)."""
+    for name, t in tensors.items():
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(shape)}"
+            )
+    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
+        raise RuntimeError(
+            f"Given normalized_shape={list(shape)}, expected input with shape [{star}{str(list(shape))[1:-1]}], "
+            f"but got input of size{list(input.shape)}"
+        )
+
+
 def layer_norm(
     input: Tensor,
     normalized_shape: list[int] | tuple[int, ...],
@@ -717,17 +734,7 @@ def layer_norm(
             "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, "
             "but got normalized_shape = []"
         )
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and tuple(t.shape) != shape:
-            raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                f"{list(t.shape)} and normalized_shape = {list(shape)}"
-            )
-    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(shape)}, expected input with shape [*, {str(list(shape))[1:-1]}], "
-            f"but got input of size{list(input.shape)}"
-        )
+    _check_normalized_shape(input, shape, {"weight": weight, "bias": bias}, "*, ")
     _check_floating(input, "LayerNormKernelImpl")
     _check_same_dtype(input, weight, bias)
     weight, bias = _constants_if_absent(weight, bias, shape, input)
@@ -1445,16 +1452,7 @@ def rms_norm(
     tensor([[0.8485, 1.1314]])
     """
     shape = _int_tuple(normalized_shape, "rms_norm", "normalized_shape", 2)
-    if weight is not None and tuple(weight.shape) != shape:
-        raise RuntimeError(
-            f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
-            f"{list(weight.shape)} and normalized_shape = {list(shape)}"
-        )
-    if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
-        raise RuntimeError(
-            f"Given normalized_shape={list(shape)}, expected input with shape [*{str(list(shape))[1:-1]}], "
-            f"but got input of size{list(input.shape)}"
-        )
+    _check_normalized_shape(input, shape, {"weight": weight}, "*")
     _check_floating(input, "rms_norm")
     if eps is None:
         eps = float(backend.xp(input.device).finfo(input._data.dtype).eps)
