@@ -45,21 +45,11 @@ def clip_grad_norm_(
     foreach=None,
 ) -> Tensor:
     """Scale the gradients of ``parameters`` together so that their joint ``norm_type``-norm is at
-    most ``max_norm``; returns the norm they had before."""
-    grads = _grads(parameters)
-    max_norm, norm_type = float(max_norm), float(norm_type)
-    if not grads:
-        return tensor(0.0)
-    total = linalg.vector_norm(stack([linalg.vector_norm(g, norm_type) for g in grads]), norm_type)
-    if error_if_nonfinite and bool(total.isnan() | total.isinf()):
-        raise RuntimeError(
-            f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot "
-            "be clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
-            "`error_if_nonfinite=False`"
-        )
-    scale = (max_norm / (total + 1e-6)).clamp(max=1.0)  # the 1e-6 keeps a zero norm finite, as PyTorch
-    for g in grads:
-        g.mul_(scale.to(g.dtype))
+    most ``max_norm``; returns the norm they had before (PyTorch's two halves:
+    :func:`get_total_norm`, then :func:`clip_grads_with_norm_`)."""
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite)
+    clip_grads_with_norm_(parameters, max_norm, total)
     return total
 
 
