@@ -701,12 +701,12 @@ CELLS = [
         "ex5_hidden",
         """
         # Graded (hidden tests): trained again with another seed on part of the data.
-        _model, _losses = train(x_train[:900], y_train[:900], seed=1)
+        _model, _losses = train(x_train[:1200], y_train[:1200], seed=1)
         ### BEGIN HIDDEN TESTS
         with torch.no_grad():
             _acc = (_model(x_test).argmax(dim=1) == y_test).float().mean().item()
-        check(_acc >= 0.90, f"trained again (seed 1, 900 images): test accuracy only {_acc:.3f}")
-        _model2, _losses2 = train(x_train[:900], y_train[:900], seed=1)
+        check(_acc >= 0.90, f"trained again (seed 1, 1200 images): test accuracy only {_acc:.3f}")
+        _model2, _losses2 = train(x_train[:1200], y_train[:1200], seed=1)
         check_close(_losses2, _losses, "two runs with seed 1 must give the same losses", atol=1e-6)
         check(sum(_losses[-5:]) < sum(_losses[:5]), "the loss of the last steps must be below that of the first")
         ### END HIDDEN TESTS
