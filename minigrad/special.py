@@ -21,6 +21,8 @@ from .factories import arange
 from .functions import (
     _check_tensor,
     _floating,
+    _in_place_method,
+    _inplace_function,
     _three_overloads,
     add_scalar_op,
     div_scalar_op,
@@ -391,24 +393,8 @@ gammaln, psi, mvlgamma, expit = lgamma, digamma, multigammaln, sigmoid
 gammainc, gammaincc = igamma, igammac  # defined in functions (torch.igamma is public too)
 
 
-def _in_place(function, name: str, *, takes_first: bool = False):
-    """``x.f_(...)``: ``f`` applied to ``x`` in place (``polygamma_(n)`` passes ``n`` first)."""
-
-    def method(self: Tensor, *args) -> Tensor:
-        return self._apply_inplace(lambda s: function(*args, s) if takes_first else function(s, *args))
-
-    method.__name__ = name + "_"
-    return method
-
-
-def erfc_(input: Tensor) -> Tensor:
-    """``input.erfc_()``: erfc in place."""
-    return _check_tensor(input, "erfc_").erfc_()
-
-
-def i0_(input: Tensor) -> Tensor:
-    """``input.i0_()``: i0 in place."""
-    return _check_tensor(input, "i0_").i0_()
+# torch.erfc_ and torch.i0_: the in-place methods as functions, as functions.py makes the others.
+erfc_, i0_ = _inplace_function("erfc_"), _inplace_function("i0_")
 
 
 # The Tensor methods PyTorch has for these (x.lgamma(), x.polygamma(n), x.erfc_() ...), attached
@@ -416,8 +402,6 @@ def i0_(input: Tensor) -> Tensor:
 for _function in (lgamma, digamma, multigammaln, erfc, erfinv, i0):
     _name = "mvlgamma" if _function is multigammaln else _function.__name__
     setattr(Tensor, _name, _function)
-    setattr(Tensor, _name + "_", _in_place(_function, _name))
+    setattr(Tensor, _name + "_", _in_place_method(_function, _name + "_"))
 Tensor.polygamma = lambda self, n: polygamma(n, self)  # the method takes n first too
-Tensor.polygamma_ = _in_place(
-    lambda n, input: polygamma(n, input, _op=polygamma_inplace_op), "polygamma", takes_first=True
-)
+Tensor.polygamma_ = _in_place_method(lambda input, n: polygamma(n, input, _op=polygamma_inplace_op), "polygamma_")
