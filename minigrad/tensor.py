@@ -18,6 +18,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 
 from . import backend, dtypes
+from . import random as _random
 from .autograd import engine
 from .autograd.grad_mode import _state as _grad_mode
 from .autograd.grad_mode import is_grad_enabled, no_grad
@@ -1281,36 +1282,34 @@ class Tensor:
         """Fill with normal random values (PyTorch's numbers for the same seed)."""
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        return self._random_fill("normal", generator, "normal_kernel_cpu", mean, std)
+        contiguous = self.is_contiguous()  # PyTorch draws a non-contiguous tensor one value at a time
+        return self._random_fill(
+            generator, "normal_kernel_cpu", lambda g, n, dt: _random.normal(g, n, dt, mean, std, contiguous=contiguous)
+        )
 
     def uniform_(self, a: builtins.float = 0.0, b: builtins.float = 1.0, *, generator=None) -> Tensor:
         """Fill with uniform random values in ``[a, b)`` (PyTorch's numbers for the same seed)."""
         if a > b:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        return self._random_fill("uniform", generator, "check_uniform_bounds", a, b)
+        return self._random_fill(generator, "check_uniform_bounds", lambda g, n, dt: _random.uniform(g, n, dt, a, b))
 
     # --- random fills (PyTorch's CPU streams, minigrad.random) ---
 
-    def _random_fill(self, kind: str, generator, kernel: str | None, *args) -> Tensor:
-        """Fill in place with ``minigrad.random.<kind>``'s values, drawn in memory order as PyTorch's
-        serial kernels do (a transposed view gets its values along its storage)."""
-        from . import random
-
+    def _random_fill(self, generator, kernel: str | None, draw: Callable) -> Tensor:
+        """Fill in place with ``draw(generator, n, array dtype)``'s values (``minigrad.random``),
+        laid out in memory order, as PyTorch's serial kernels draw them (a transposed view gets
+        its values along its storage). ``kernel``: the PyTorch kernel named when this tensor is
+        not floating point, for fills that need one."""
         if kernel is not None and not self.dtype.is_floating_point:
             raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype._legacy_name}'")
-        gen, draw = random.generator_for(self.device, generator), getattr(random, kind)
-        order = sorted(range(self.ndim), key=lambda d: -self._data.strides[d]) if self.ndim else []
-        n, dtype = self.numel(), self._data.dtype
-        if kind == "normal":
-            values = draw(gen, n, dtype, *args, contiguous=self.is_contiguous())
-        elif kind == "bernoulli_tensor":  # one probability per element: as many draws
-            values = draw(gen, *args)
-        elif kind in ("uniform", "integers", "bits"):  # drawn in this tensor's dtype
-            values = draw(gen, n, dtype, *args)
-        else:
-            values = draw(gen, n, *args)
+        order = self._memory_order()
+        values = draw(_random.generator_for(self.device, generator), self.numel(), self._data.dtype)
         values = backend.numpy.asarray(values).reshape([self.shape[d] for d in order])
         return self._fill_from(values.transpose(backend.numpy.argsort(order)) if order else values)
+
+    def _memory_order(self) -> list:
+        """The dims from the outermost in memory to the innermost."""
+        return sorted(range(self.ndim), key=lambda d: -self._data.strides[d])
 
     def bernoulli_(self, p: builtins.float | Tensor = 0.5, *, generator=None) -> Tensor:
         """Fill with 1 (probability ``p``, a number or a tensor of probabilities) or 0."""
@@ -1319,11 +1318,11 @@ class Tensor:
             if probs.dtype not in (backend.numpy.float32, backend.numpy.float64):
                 probs = probs.astype(backend.numpy.float32)
             probs = backend.numpy.broadcast_to(probs, self.shape)
-            order = sorted(range(self.ndim), key=lambda d: -self._data.strides[d]) if self.ndim else []
-            return self._random_fill("bernoulli_tensor", generator, None, probs.transpose(order).ravel())
+            flat = probs.transpose(self._memory_order()).ravel()  # in the order the draws are made
+            return self._random_fill(generator, None, lambda g, n, dt: _random.bernoulli_tensor(g, flat))
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
-        return self._random_fill("bernoulli", generator, None, p)
+        return self._random_fill(generator, None, lambda g, n, dt: _random.bernoulli(g, n, p))
 
     def bernoulli(self, p: builtins.float | None = None, *, generator=None) -> Tensor:
         """0 or 1 with probability ``self`` (each element), or ``p`` when given."""
@@ -1334,11 +1333,11 @@ class Tensor:
         """Fill with random integers: in ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (ints), in
         ``[0, from_)`` with one bound, in ``[from_, to)`` with two."""
         if to is None and from_ == 0:
-            return self._random_fill("bits", generator, None)
+            return self._random_fill(generator, None, _random.bits)
         low, high = (0, from_) if to is None else (from_, to)
         if low >= high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-        return self._random_fill("integers", generator, None, low, high)
+        return self._random_fill(generator, None, lambda g, n, dt: _random.integers(g, n, dt, low, high))
 
     def exponential_(self, lambd: builtins.float = 1.0, *, generator=None) -> Tensor:
         if not self.dtype.is_floating_point:
@@ -1348,22 +1347,22 @@ class Tensor:
             )
         if not lambd > 0:
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
-        return self._random_fill("exponential", generator, None, lambd)
+        return self._random_fill(generator, None, lambda g, n, dt: _random.exponential(g, n, lambd))
 
     def geometric_(self, p: builtins.float, *, generator=None) -> Tensor:
         if not 0 < p < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
-        return self._random_fill("geometric", generator, None, p)
+        return self._random_fill(generator, None, lambda g, n, dt: _random.geometric(g, n, p))
 
     def cauchy_(self, median: builtins.float = 0.0, sigma: builtins.float = 1.0, *, generator=None) -> Tensor:
         if not sigma > 0:
             raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
-        return self._random_fill("cauchy", generator, "cauchy_cpu", median, sigma)
+        return self._random_fill(generator, "cauchy_cpu", lambda g, n, dt: _random.cauchy(g, n, median, sigma))
 
     def log_normal_(self, mean: builtins.float = 1.0, std: builtins.float = 2.0, *, generator=None) -> Tensor:
         if not std > 0:
             raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
-        return self._random_fill("log_normal", generator, "log_normal_cpu", mean, std)
+        return self._random_fill(generator, "log_normal_cpu", lambda g, n, dt: _random.log_normal(g, n, mean, std))
 
     # --- end of random fills ---
 
