@@ -510,7 +510,21 @@ CELLS = [
 
                     handles.append(tensor.register_hook(hook))
                 return norms, handles
+            """,
+            # A dict subclass and NumPy's float64 (a float subclass) are a dict and floats too.
             """
+            from collections import defaultdict
+
+            import numpy as np
+
+
+            def record_grad_norms(named):
+                norms = defaultdict(float)
+                return norms, [
+                    t.register_hook(lambda g, key=key: norms.__setitem__(key, np.linalg.norm(g.double().numpy())))
+                    for key, t in named.items()
+                ]
+            """,
         ],
         mistakes=[
             # Keeps the first value instead of the latest.
@@ -535,7 +549,7 @@ CELLS = [
         _result = record_grad_norms({"a": _a, "h": _h})
         check(type(_result) is tuple and len(_result) == 2, "record_grad_norms should return a pair (norms, handles)")
         _norms, _handles = _result
-        check(type(_norms) is dict, f"norms should be a dict, got {type(_norms).__name__}")
+        check(isinstance(_norms, dict), f"norms should be a dict, got {type(_norms).__name__}")
         check(_norms == {}, f"norms should be empty before any backward pass, got {_norms}")
         check(
             type(_handles) is list and len(_handles) == 2 and all(hasattr(x, "remove") for x in _handles),
@@ -547,7 +561,7 @@ CELLS = [
             f"after backward, norms should have the keys 'a' and 'h', got {sorted(_norms)}. If a name is "
             "missing, check that each hook uses its own name (see the trap about lambdas in a loop)",
         )
-        check(all(type(v) is float for v in _norms.values()), f"the norms should be Python floats (use .item()), got {_norms}")
+        check(all(isinstance(v, float) for v in _norms.values()), f"the norms should be Python floats (use .item()), got {_norms}")
         check_close(_norms["h"], 20.0, "norms['h'] should be the norm of the gradient at h, [12, 16]")
         check_close(_norms["a"], 40.0, "norms['a'] should be the norm of the gradient at a, [24, 32]")
         check_close(_a.grad, [24.0, 32.0], "the hooks must not change the gradients")

@@ -522,6 +522,12 @@ CELLS = [
                 correct = int((model(x).max(dim=1).indices == y).sum())
                 return correct / len(y)
             """,
+            """
+            @torch.no_grad()
+            def accuracy(model, x, y):
+                hits = [int(p == t) for p, t in zip(model(x).argmax(1).tolist(), y.tolist())]
+                return float(sum(hits) / len(hits))
+            """,
         ],
         mistakes=[
             # Only the first 64 rows, "to be quick".
@@ -531,6 +537,18 @@ CELLS = [
                     with torch.no_grad():
                         predictions = model(x[:64]).argmax(dim=1)
                     return (predictions == y[:64]).float().mean().item()
+                """,
+                ["ex4_hidden"],
+            ),
+            # Only the first 256 rows: more than the 100-row batch, still not all of x.
+            mistake(
+                """
+                import numpy as np
+
+
+                def accuracy(model, x, y):
+                    with torch.no_grad():
+                        return float(np.mean(model(x[:256]).argmax(dim=-1).numpy() == y[:256].numpy()))
                 """,
                 ["ex4_hidden"],
             ),
@@ -578,6 +596,10 @@ CELLS = [
         check_close(accuracy(_pick, _rows, _labels), 0.64, "a batch of 100 rows, 64 right", atol=1e-6)
         check_close(accuracy(_pick, _rows[:1], _labels[:1]), 1.0, "a single row")
         check_close(accuracy(_pick, _rows[64:], _labels[64:]), 0.0, "a batch with no row right")
+        # Larger than any "first N rows, to be quick" cut: only the last 300 rows are wrong.
+        _many = torch.eye(3)[torch.arange(1500) % 3]
+        _many_labels = torch.cat([torch.arange(1200) % 3, (torch.arange(1200, 1500) + 1) % 3])
+        check_close(accuracy(_pick, _many, _many_labels), 0.8, "1,500 rows, the last 300 wrong", atol=1e-6)
         _p = next(_pick.parameters())
         check(_p.grad is None, "accuracy must not compute gradients")
         ### END HIDDEN TESTS
