@@ -151,3 +151,15 @@ from .nn._toplevel import (  # noqa: E402
     threshold_,
     triplet_margin_loss,
 )
+
+# --- 3-d and transposed convolutions (H3) ---
+# isort: split
+from .nn._toplevel import (  # noqa: E402
+    channel_shuffle,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+    max_pool3d,
+    pdist,
+)

@@ -243,3 +243,51 @@ __all__ = [
     "init",
     "utils",
 ]
+
+
+# --- 3-d and transposed convolutions (H3) ---
+from .activation import Dropout3d  # noqa: E402
+from .conv import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
+from .normalization import BatchNorm3d, InstanceNorm3d  # noqa: E402
+from .padding import (  # noqa: E402
+    CircularPad3d,
+    ConstantPad3d,
+    ReflectionPad3d,
+    ReplicationPad3d,
+    ZeroPad3d,
+)
+from .pooling import (  # noqa: E402
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool3d,
+    AvgPool3d,
+    ChannelShuffle,
+    LPPool3d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
+)
+
+__all__ += [
+    "ChannelShuffle",
+    "LPPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool3d",
+    "AvgPool3d",
+    "MaxPool3d",
+    "BatchNorm3d",
+    "CircularPad3d",
+    "ConstantPad3d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
+    "Dropout3d",
+    "InstanceNorm3d",
+    "ReflectionPad3d",
+    "ReplicationPad3d",
+    "ZeroPad3d",
+]

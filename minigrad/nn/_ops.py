@@ -1,10 +1,11 @@
 """The differentiable operations behind ``nn.functional`` that ``minigrad.functions`` lacks.
 
 ``convolution_op`` is one op named as PyTorch names it, ``ConvolutionBackward0``, with inputs
-(input, weight, bias), for conv1d and conv2d (a 1-d convolution runs as a 2-d one of rows one
-high). Its forward is plain array code; its rules cut the input into kernel
+(input, weight, bias), for every convolution: 1-, 2- or 3-d, plain or transposed (``transposed``,
+as PyTorch's node saves it). Its forward is plain array code; its rules cut the input into kernel
 windows with ``index_op``, multiply with ``matmul`` and add overlapping windows back with
-``embed`` -- all minigrad ops, so a convolution can be differentiated twice.
+``embed`` -- all minigrad ops, so a convolution can be differentiated twice. A convolution's
+input gradient is a transposed convolution and the other way round, so the rules serve both.
 
 The activations and binary cross-entropy losses follow PyTorch's derivatives table: a class
 weight is a parameter (PyTorch cannot differentiate with respect to it), the target an input.
@@ -29,6 +30,7 @@ forward op again (or, for max pooling, a gather at the indices): they are linear
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from .. import backend
@@ -37,6 +39,7 @@ from ..functions import (
     _embed,
     _nll_ops,
     _no_derivative,
+    _not_implemented,
     _reduce,
     _sigmoid,
     cat,
@@ -63,111 +66,147 @@ def _windows(xp, padded_hw, kernel, stride, dilation):
     return rows, cols
 
 
-def _padded_hw(shape, padding) -> tuple[int, int]:
-    top, bottom, left, right = padding
-    return shape[2] + top + bottom, shape[3] + left + right
+def _taps(xp, kernel, out, stride, dilation) -> tuple:
+    """Per spatial dim, the positions every kernel tap of every output position reads in the
+    padded input: dim i's array varies along axis i (its taps) and n + i (its outputs), so that
+    ``x[:, :, *taps]`` has shape (N, C, k1, ..., kn, o1, ..., on)."""
+    n = len(kernel)
+    taps = []
+    for i, (k, o, s, d) in enumerate(zip(kernel, out, stride, dilation)):
+        along_k, along_o = [1] * (2 * n), [1] * (2 * n)
+        along_k[i], along_o[n + i] = k, o
+        taps.append((xp.arange(k) * d).reshape(along_k) + (xp.arange(o) * s).reshape(along_o))
+    return tuple(taps)
 
 
-def _conv_forward(xp, input, weight, bias, stride, padding, dilation, groups):
-    n, c = input.shape[:2]
-    o, kh, kw = weight.shape[0], weight.shape[2], weight.shape[3]
-    top, bottom, left, right = padding
-    padded = xp.pad(input, ((0, 0), (0, 0), (top, bottom), (left, right))) if any(padding) else input
-    rows, cols = _windows(xp, padded.shape[2:], (kh, kw), stride, dilation)
-    windows = padded[:, :, rows, cols]  # (n, c, kh, kw, oh, ow)
-    oh, ow = windows.shape[-2:]
-    windows = windows.reshape(n, groups, c // groups * kh * kw, oh * ow)
-    out = xp.matmul(weight.reshape(groups, o // groups, -1), windows)  # (n, groups, o/groups, oh*ow)
-    return out.reshape(n, o, oh, ow) + bias.reshape(1, o, 1, 1)
+def _conv_out(sizes, kernel, stride, padding, dilation) -> tuple:
+    """A convolution's output size per spatial dim."""
+    return tuple(
+        (i + 2 * p - d * (k - 1) - 1) // s + 1 for i, k, s, p, d in zip(sizes, kernel, stride, padding, dilation)
+    )
 
 
-def _unfold(input: Tensor, kernel, stride, padding, dilation, groups) -> Tensor:
-    """The kernel windows of ``input`` as a (N, groups, C/groups*kh*kw, L) tensor (differentiable)."""
-    n, c, h, w = input.shape
-    top, _, left, _ = padding
+def _transposed_out(sizes, kernel, stride, padding, dilation, output_padding) -> tuple:
+    """A transposed convolution's output size per spatial dim (the input size of the convolution
+    it transposes, plus ``output_padding`` at the end, which no window reaches)."""
+    return tuple(
+        (i - 1) * s - 2 * p + d * (k - 1) + op + 1
+        for i, k, s, p, d, op in zip(sizes, kernel, stride, padding, dilation, output_padding)
+    )
+
+
+def _correlate_arrays(xp, input, weight, stride, padding, dilation, groups):
+    """Cross-correlation of (N, C, *sizes) with (O, C/groups, *kernel), on arrays."""
+    n, c, o, kernel = input.shape[0], input.shape[1], weight.shape[0], weight.shape[2:]
+    padded = xp.pad(input, [(0, 0), (0, 0)] + [(p, p) for p in padding]) if any(padding) else input
+    out = _conv_out(input.shape[2:], kernel, stride, padding, dilation)
+    windows = padded[(slice(None), slice(None), *_taps(xp, kernel, out, stride, dilation))]
+    windows = windows.reshape(n, groups, c // groups * math.prod(kernel), math.prod(out))
+    return xp.matmul(weight.reshape(groups, o // groups, -1), windows).reshape(n, o, *out)
+
+
+def _transpose_arrays(xp, input, weight, stride, padding, dilation, output_padding, groups):
+    """Transposed convolution of (N, C_in, *sizes) with (C_in, C_out/groups, *kernel), on arrays:
+    each input position's kernel-sized patch of products added into the (padded) output, one
+    strided slice per kernel tap, then the padding cut off."""
+    n, c_in, kernel, sizes = input.shape[0], input.shape[1], weight.shape[2:], input.shape[2:]
+    c_out = weight.shape[1] * groups
+    out = _transposed_out(sizes, kernel, stride, padding, dilation, output_padding)
+    g = input.reshape(n, groups, c_in // groups, math.prod(sizes))
+    cols = xp.matmul(xp.swapaxes(weight.reshape(groups, c_in // groups, -1), -1, -2), g)
+    cols = cols.reshape(n, c_out, math.prod(kernel), *sizes)
+    padded = xp.zeros((n, c_out, *(o + 2 * p for o, p in zip(out, padding))), dtype=cols.dtype)
+    for t, tap in enumerate(itertools.product(*(range(k) for k in kernel))):
+        key = tuple(slice(j * d, j * d + (i - 1) * s + 1, s) for j, d, i, s in zip(tap, dilation, sizes, stride))
+        padded[(slice(None), slice(None), *key)] += cols[:, :, t]
+    return padded[(slice(None), slice(None), *(slice(p, p + o) for p, o in zip(padding, out)))]
+
+
+def _unfold(input: Tensor, kernel, out, stride, padding, dilation, groups) -> Tensor:
+    """The kernel windows of ``input`` as a (N, groups, C/groups*prod(kernel), prod(out)) tensor
+    (differentiable); ``out`` is the number of windows per spatial dim."""
+    n, c, sizes = input.shape[0], input.shape[1], input.shape[2:]
     if any(padding):
-        shape = (n, c, *_padded_hw(input.shape, padding))
-        input = embed(input, shape=shape, key=(slice(None), slice(None), slice(top, top + h), slice(left, left + w)))
-    rows, cols = _windows(backend.xp(input.device), input.shape[2:], kernel, stride, dilation)
-    windows = index_op(input, key=(slice(None), slice(None), rows, cols))
-    return windows.reshape(n, groups, -1, windows.shape[-2] * windows.shape[-1])
+        shape = (n, c, *(i + 2 * p for i, p in zip(sizes, padding)))
+        key = (slice(None), slice(None), *(slice(p, p + i) for p, i in zip(padding, sizes)))
+        input = embed(input, shape=shape, key=key)
+    taps = _taps(backend.xp(input.device), kernel, out, stride, dilation)
+    windows = index_op(input, key=(slice(None), slice(None), *taps))
+    return windows.reshape(n, groups, c // groups * math.prod(kernel), math.prod(out))
 
 
-def _input_grad(grad: Tensor, weight: Tensor, input_shape, stride, padding, dilation, groups) -> Tensor:
-    n, c, h, w = input_shape
-    o, kh, kw = weight.shape[0], weight.shape[2], weight.shape[3]
-    oh, ow = grad.shape[2], grad.shape[3]
-    g = grad.reshape(n, groups, o // groups, oh * ow)
-    window_grads = weight.reshape(groups, o // groups, -1).mT.matmul(g).reshape(n, c, kh, kw, oh, ow)
-    padded_hw = _padded_hw(input_shape, padding)
-    rows, cols = _windows(backend.xp(grad.device), padded_hw, (kh, kw), stride, dilation)
+def _correlate(input: Tensor, weight: Tensor, out, stride, padding, dilation, groups) -> Tensor:
+    """A cross-correlation without bias in minigrad ops, with ``out`` windows per spatial dim:
+    a transposed convolution's input gradient."""
+    o = weight.shape[0]
+    windows = _unfold(input, weight.shape[2:], out, stride, padding, dilation, groups)
+    return weight.reshape(groups, o // groups, -1).matmul(windows).reshape(input.shape[0], o, *out)
+
+
+def _spread_windows(grad: Tensor, weight: Tensor, shape, stride, padding, dilation, groups) -> Tensor:
+    """A convolution's input gradient (of ``shape``) in minigrad ops: each output position's
+    gradient times the kernel, added back over its window -- a transposed convolution."""
+    n, c, sizes = shape[0], shape[1], shape[2:]
+    o, kernel, out = weight.shape[0], weight.shape[2:], grad.shape[2:]
+    g = grad.reshape(n, groups, o // groups, math.prod(out))
+    window_grads = weight.reshape(groups, o // groups, -1).mT.matmul(g).reshape(n, c, *kernel, *out)
+    padded_sizes = tuple(i + 2 * p for i, p in zip(sizes, padding))
+    taps = _taps(backend.xp(grad.device), kernel, out, stride, dilation)
     # embed adds up overlapping windows (it is index's backward): the padded input's gradient
-    padded = embed(window_grads, shape=(n, c, *padded_hw), key=(slice(None), slice(None), rows, cols))
+    padded = embed(window_grads, shape=(n, c, *padded_sizes), key=(slice(None), slice(None), *taps))
     if not any(padding):
         return padded
-    top, _, left, _ = padding
-    return index_op(padded, key=(slice(None), slice(None), slice(top, top + h), slice(left, left + w)))
+    return index_op(padded, key=(slice(None), slice(None), *(slice(p, p + i) for p, i in zip(padding, sizes))))
 
 
 def _weight_grad(grad: Tensor, input: Tensor, weight_shape, stride, padding, dilation, groups) -> Tensor:
-    n, o = grad.shape[0], weight_shape[0]
-    windows = _unfold(input, weight_shape[2:], stride, padding, dilation, groups)
-    g = grad.reshape(n, groups, o // groups, grad.shape[2] * grad.shape[3])
+    """A convolution's weight gradient: each output position's gradient times its input window."""
+    n, o, out = grad.shape[0], weight_shape[0], grad.shape[2:]
+    windows = _unfold(input, weight_shape[2:], out, stride, padding, dilation, groups)
+    g = grad.reshape(n, groups, o // groups, math.prod(out))
     return g.matmul(windows.mT).sum(0).reshape(weight_shape)
 
 
-def _as_2d(stride, padding, dilation) -> tuple:
-    """A convolution's per-dim parameters (one dim or two; symmetric padding, as PyTorch's node
-    keeps them) as the 2-d helpers above take them: a 1-d convolution is a 2-d one of images one
-    row high, and padding becomes (top, bottom, left, right)."""
-    if len(stride) == 1:
-        stride, padding, dilation = (1, *stride), (0, *padding), (1, *dilation)
-    return stride, (padding[0], padding[0], padding[1], padding[1]), dilation
+def _convolution(xp, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    if transposed:
+        out = _transpose_arrays(xp, input, weight, stride, padding, dilation, output_padding, groups)
+    else:
+        out = _correlate_arrays(xp, input, weight, stride, padding, dilation, groups)
+    return out + bias.reshape((1, -1) + (1,) * (out.ndim - 2))
 
 
-def _convolution(xp, input, weight, bias, stride, padding, dilation, groups):
-    if input.ndim == 3:  # 1-d: through a row of height 1
-        row = _conv_forward(xp, input[:, :, None], weight[:, :, None], bias, *_as_2d(stride, padding, dilation), groups)
-        return row[:, :, 0]
-    return _conv_forward(xp, input, weight, bias, *_as_2d(stride, padding, dilation), groups)
+def _convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, transposed, groups) -> Tensor:
+    # a convolution's input gradient is a transposed convolution, and a transposed one's a convolution
+    if transposed:
+        return _correlate(grad, weight, input_shape[2:], stride, padding, dilation, groups)
+    return _spread_windows(grad, weight, input_shape, stride, padding, dilation, groups)
 
 
-def _convolution_input_grad(grad: Tensor, weight: Tensor, input_shape, stride, padding, dilation, groups) -> Tensor:
-    if len(input_shape) == 3:
-        n, c, length = input_shape
-        row = _input_grad(
-            grad.unsqueeze(2), weight.unsqueeze(2), (n, c, 1, length), *_as_2d(stride, padding, dilation), groups
-        )
-        return row.squeeze(2)
-    return _input_grad(grad, weight, input_shape, *_as_2d(stride, padding, dilation), groups)
+def _convolution_weight_grad(grad, input, weight_shape, stride, padding, dilation, transposed, groups) -> Tensor:
+    # (a transposed convolution's output plays the convolution's input, its input the output)
+    if transposed:
+        return _weight_grad(input, grad, weight_shape, stride, padding, dilation, groups)
+    return _weight_grad(grad, input, weight_shape, stride, padding, dilation, groups)
 
 
-def _convolution_weight_grad(grad: Tensor, input: Tensor, weight_shape, stride, padding, dilation, groups) -> Tensor:
-    if len(weight_shape) == 3:
-        o, c, k = weight_shape
-        row = _weight_grad(
-            grad.unsqueeze(2), input.unsqueeze(2), (o, c, 1, k), *_as_2d(stride, padding, dilation), groups
-        )
-        return row.squeeze(2)
-    return _weight_grad(grad, input, weight_shape, *_as_2d(stride, padding, dilation), groups)
-
-
-# One op for conv1d and conv2d, as PyTorch's one ConvolutionBackward0: the input (N, C, L) or
-# (N, C, H, W), the weight with as many dims, and per spatial dim the stride, the (symmetric)
-# padding and the dilation.
+# One op for every convolution, 1-, 2- or 3-d, plain or transposed, as PyTorch's one
+# ConvolutionBackward0: the input (N, C, *sizes), the weight with as many dims ((O, C/groups,
+# *kernel), or (C, O/groups, *kernel) transposed), and per spatial dim the stride, the (symmetric)
+# padding, the dilation and (transposed) the output padding -- the node's saved values in PyTorch.
 convolution_op = Op(
     "ConvolutionBackward0",
-    lambda xp, input, weight, bias, *, stride, padding, dilation, groups: _convolution(
-        xp, input, weight, bias, stride, padding, dilation, groups
+    lambda xp, input, weight, bias, *, stride, padding, dilation, transposed, output_padding, groups: _convolution(
+        xp, input, weight, bias, stride, padding, dilation, transposed, output_padding, groups
     ),
-    input=lambda grad, weight, input_shape, stride, padding, dilation, groups: _convolution_input_grad(
-        grad, weight, input_shape, stride, padding, dilation, groups
+    input=lambda grad, weight, input_shape, stride, padding, dilation, transposed, groups: _convolution_input_grad(
+        grad, weight, input_shape, stride, padding, dilation, transposed, groups
     ),
-    weight=lambda grad, input, weight_shape, stride, padding, dilation, groups: _convolution_weight_grad(
-        grad, input, weight_shape, stride, padding, dilation, groups
+    weight=lambda grad, input, weight_shape, stride, padding, dilation, transposed, groups: _convolution_weight_grad(
+        grad, input, weight_shape, stride, padding, dilation, transposed, groups
     ),
     bias=lambda grad: grad.sum((0, *range(2, grad.ndim))),
 )
+
 
 # PyTorch names the class-index loss of a (N, C, d1, ...) input NllLoss2DBackward0; same rule.
 nll_loss2d_op = _nll_ops("NllLoss2D")
@@ -1602,4 +1641,273 @@ avg_pool3d_channels_backward_op = Op(
     "AvgPool3DBackwardBackward0",
     lambda xp, grad_output, *, shape, size: _channel_mean_backward(xp, grad_output, shape, size),
     grad_output=lambda grad, size: avg_pool3d_channels_op(grad, size=size),
+)
+
+
+# --- 3-d and transposed convolutions (H3) ---
+# 3-d pooling reuses the 2-d pooling's array helpers on a (..., D, H*W) view of the volume: a flat
+# position in that "plane" is the flat position in the (D, H, W) volume, which is what PyTorch's
+# 3-d indices are. Only the geometry (which positions each window reads) is 3-d.
+def _volume(xp, axes, sizes):
+    """Flat positions (o1, o2, o3, K) into a volume of ``sizes`` from each dim's (positions,
+    inside), and which of them lie inside it; those outside point at 0, so they read safely."""
+    n = len(axes)
+    full = tuple(taps.shape[0] for taps, _ in axes) + tuple(taps.shape[1] for taps, _ in axes)
+    positions, inside = xp.zeros(full, dtype=xp.int64), xp.ones(full, dtype=bool)
+    for d, (taps, taps_in) in enumerate(axes):
+        shape = [1] * (2 * n)
+        shape[d], shape[n + d] = taps.shape
+        positions = positions + taps.reshape(shape) * math.prod(sizes[d + 1 :])
+        inside = inside & taps_in.reshape(shape)
+    out = full[:n] + (math.prod(full[n:]),)
+    return xp.where(inside, positions, 0).reshape(out), inside.reshape(out)
+
+
+def _as_plane(x):
+    """A (..., D, H, W) array as (..., D, H*W)."""
+    return x.reshape(x.shape[:-2] + (x.shape[-2] * x.shape[-1],))
+
+
+def _sliding_volume(xp, shape, kernel_size, stride, padding, dilation, ceil_mode):
+    axes = [
+        _sliding_axis(xp, shape[d], kernel_size[i], stride[i], padding[i], dilation[i], ceil_mode)
+        for i, d in enumerate((-3, -2, -1))
+    ]
+    return axes, _volume(xp, axes, shape[-3:])
+
+
+def sliding_max_indices3d(xp, x, *, kernel_size, stride, padding, dilation, ceil_mode):
+    """max_pool3d's indices (flat positions in each (D, H, W) volume of ``x``)."""
+    _, geometry = _sliding_volume(xp, x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    return max_indices(xp, _as_plane(x), geometry)
+
+
+def adaptive_max_indices3d(xp, x, *, output_size):
+    """adaptive_max_pool3d's indices (flat positions in each (D, H, W) volume of ``x``)."""
+    axes = [_adaptive_axis(xp, x.shape[d], n) for d, n in zip((-3, -2, -1), output_size)]
+    return max_indices(xp, _as_plane(x), _volume(xp, axes, x.shape[-3:]))
+
+
+def _gather_volume(xp, x, indices):
+    """``x`` (..., D, H, W) read at flat volume positions ``indices`` (..., o1, o2, o3)."""
+    return _gather_flat(xp, _as_plane(x), _as_plane(indices)).reshape(indices.shape)
+
+
+def _max_pool3d_double_backward(grad: Tensor, indices) -> Tensor:
+    """The gradient read back at the indices (a gather), as PyTorch's max_pool_double_backward."""
+    index = Tensor._make(indices)
+    return grad.flatten(-3).gather(-1, index.flatten(-3)).view(index.shape)
+
+
+def _indices_backward3d_op(name: str) -> Op:
+    """A 3-d max pooling's backward op: the gradient added back at the indices."""
+    return Op(
+        name,
+        lambda xp, grad_output, self, *, indices: _scatter_flat(
+            xp, grad_output, _as_plane(self).shape, indices
+        ).reshape(self.shape),
+        grad_output=lambda grad, indices: _max_pool3d_double_backward(grad, indices),
+        self=lambda grad: zeros_like_tensor(grad),
+    )
+
+
+max_pool3d_op = Op(
+    "MaxPool3DWithIndicesBackward0",
+    lambda xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1: _gather_volume(xp, self, result1),
+    self=lambda grad, self, result1: max_pool3d_backward_op(grad, self, indices=result1),
+)
+max_pool3d_backward_op = _indices_backward3d_op("MaxPool3DWithIndicesBackwardBackward0")
+adaptive_max_pool3d_op = Op(
+    "AdaptiveMaxPool3DBackward0",
+    lambda xp, self, *, result1: _gather_volume(xp, self, result1),
+    self=lambda grad, self, result1: adaptive_max_pool3d_backward_op(grad, self, indices=result1),
+)
+adaptive_max_pool3d_backward_op = _indices_backward3d_op("AdaptiveMaxPool3DBackwardBackward0")
+
+
+def _avg_geometry3d(xp, shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """Positions, mask and the divisor of each window (o1, o2, o3) of avg_pool3d (as avg_pool2d's)."""
+    axes, (positions, inside) = _sliding_volume(xp, shape, kernel_size, stride, padding, (1, 1, 1), ceil_mode)
+    if divisor_override:
+        return positions, inside, divisor_override
+    if count_include_pad:
+        counts = [
+            xp.minimum(taps[:, 0] + k, n + p) - taps[:, 0]
+            for (taps, _), k, n, p in zip(axes, kernel_size, shape[-3:], padding)
+        ]
+    else:
+        counts = [taps_in.sum(-1) for _, taps_in in axes]
+    return positions, inside, counts[0].reshape(-1, 1, 1) * counts[1].reshape(-1, 1) * counts[2]
+
+
+def _adaptive_geometry3d(xp, shape, output_size):
+    axes = [_adaptive_axis(xp, shape[d], n) for d, n in zip((-3, -2, -1), output_size)]
+    counts = [taps_in.sum(-1) for _, taps_in in axes]
+    return (*_volume(xp, axes, shape[-3:]), counts[0].reshape(-1, 1, 1) * counts[1].reshape(-1, 1) * counts[2])
+
+
+def _avg_params(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override) -> dict:
+    """avg_pool3d's parameters as keywords."""
+    return dict(
+        kernel_size=kernel_size,
+        stride=stride,
+        padding=padding,
+        ceil_mode=ceil_mode,
+        count_include_pad=count_include_pad,
+        divisor_override=divisor_override,
+    )
+
+
+def _avg3d(xp, self, params):
+    return _average(xp, _as_plane(self), _avg_geometry3d(xp, self.shape, **params))
+
+
+def _spread3d(xp, grad_output, self, geometry):
+    return _spread(xp, grad_output, _as_plane(self).shape, geometry).reshape(self.shape)
+
+
+avg_pool3d_op = Op(
+    "AvgPool3DBackward0",
+    lambda xp, self, *, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: _avg3d(
+        xp, self, _avg_params(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+    ),
+    self=lambda grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        avg_pool3d_backward_op(
+            grad, self, **_avg_params(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        )
+    ),
+)
+# Linear in the incoming gradient: its rule for it is avg_pool3d itself, as in PyTorch.
+avg_pool3d_backward_op = Op(
+    "AvgPool3DBackwardBackward0",
+    lambda xp, grad_output, self, *, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        _spread3d(
+            xp,
+            grad_output,
+            self,
+            _avg_geometry3d(
+                xp, self.shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
+            ),
+        )
+    ),
+    grad_output=lambda grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override: (
+        avg_pool3d_op(grad, **_avg_params(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override))
+    ),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+
+
+adaptive_avg_pool3d_op = Op(
+    "AdaptiveAvgPool3DBackward0",
+    lambda xp, self, *, output_size: _average(xp, _as_plane(self), _adaptive_geometry3d(xp, self.shape, output_size)),
+    self=lambda grad, self: adaptive_avg_pool3d_backward_op(grad, self),
+)
+adaptive_avg_pool3d_backward_op = Op(
+    "AdaptiveAvgPool3DBackwardBackward0",
+    lambda xp, grad_output, self: _spread3d(
+        xp, grad_output, self, _adaptive_geometry3d(xp, self.shape, grad_output.shape[-3:])
+    ),
+    grad_output=lambda grad, grad_output_shape: adaptive_avg_pool3d_op(grad, output_size=tuple(grad_output_shape[-3:])),
+    self=lambda grad: zeros_like_tensor(grad),
+)
+
+
+def _unpool(xp, x, indices, size):
+    """Zeros of ``x``'s leading dims and the spatial ``size``, with ``x`` put at the flat
+    positions ``indices`` of each plane (or volume), as max_unpool's forward."""
+    k = len(size)
+    lead = x.shape[: x.ndim - k]
+    rows, per = math.prod(lead), math.prod(x.shape[x.ndim - k :])  # (spelled out: a dim may be 0)
+    out = xp.zeros((rows, math.prod(size)), dtype=x.dtype)
+    out[xp.arange(rows).reshape(-1, 1), indices.reshape(rows, per)] = x.reshape(rows, per)
+    return out.reshape(lead + tuple(size))
+
+
+def _unpool_grad(grad: Tensor, indices, k: int) -> Tensor:
+    """max_unpool's input gradient: the gradient read at the indices (a gather), as PyTorch's
+    max_pool_double_backward."""
+    index = Tensor._make(indices)
+    return grad.flatten(-k).gather(-1, index.flatten(-k)).view(index.shape)
+
+
+# The indices are a parameter (PyTorch saves them; they get no gradient), as is the output size.
+max_unpool2d_op = Op(
+    "MaxUnpool2DBackward0",
+    lambda xp, self, *, indices, output_size: _unpool(xp, self, indices, output_size),
+    self=lambda grad, indices: _unpool_grad(grad, indices, 2),
+)
+max_unpool3d_op = Op(
+    "MaxUnpool3DBackward0",
+    lambda xp, self, *, indices, output_size, stride, padding: _unpool(xp, self, indices, output_size),
+    self=lambda grad, indices: _unpool_grad(grad, indices, 3),
+)
+
+
+def _shuffle(xp, x, groups):
+    n, c = x.shape[:2]
+    return xp.swapaxes(x.reshape((n, groups, c // groups) + x.shape[2:]), 1, 2).reshape(x.shape)
+
+
+# Its gradient shuffles back: a shuffle with the other factor of the channels.
+channel_shuffle_op = Op(
+    "ChannelShuffleBackward0",
+    lambda xp, self, *, groups: _shuffle(xp, self, groups),
+    self=lambda grad, groups: channel_shuffle_op(grad, groups=grad.shape[1] // groups),
+)
+
+
+def _pairs(xp, n: int):
+    return xp.triu_indices(n, 1)  # (i, j), i < j, row by row: pdist's order
+
+
+def _pdist(xp, x, p):
+    i, j = _pairs(xp, x.shape[0])
+    diff = xp.abs(x[i] - x[j])
+    if p == 0:
+        return (diff != 0).sum(-1).astype(x.dtype)
+    if p == math.inf:
+        return diff.max(-1) if diff.shape[-1] else xp.zeros(diff.shape[0], dtype=x.dtype)
+    if p == 1:
+        return diff.sum(-1)
+    if p == 2:
+        return xp.sqrt((diff * diff).sum(-1))
+    return ((diff**p).sum(-1) ** (1.0 / p)).astype(x.dtype, copy=False)
+
+
+def _pdist_backward(xp, grad, x, pdist, p):
+    """PyTorch's _pdist_backward: each pair's gradient times the norm's slope, added to the first
+    row and taken from the second (0 where a distance is 0)."""
+    i, j = _pairs(xp, x.shape[0])
+    diff, dist = x[i] - x[j], pdist[:, None]
+    size = xp.abs(diff)
+    dist_or_1, size_or_1 = xp.where(dist == 0, 1, dist), xp.where(size == 0, 1, size)  # (no 0 ** -k)
+    if p == 0:
+        slope = xp.zeros_like(diff)
+    elif p == 1:
+        slope = xp.sign(diff)
+    elif p == math.inf:
+        slope = xp.sign(diff) * (size == dist)
+    elif p < 2:
+        slope = xp.where(diff == 0, 0, xp.sign(diff) * size_or_1 ** (p - 1) / dist_or_1 ** (p - 1))
+    else:
+        slope = diff * size ** (p - 2) / dist_or_1 ** (p - 1)
+    part = xp.where(dist == 0, 0, grad[:, None] * slope).astype(x.dtype, copy=False)
+    out = xp.zeros_like(x)
+    backend.scatter_add(out, (i,), part)
+    backend.scatter_add(out, (j,), -part)
+    return out
+
+
+pdist_op = Op(
+    "PdistBackward0",
+    lambda xp, self, *, p: _pdist(xp, self, p),
+    self=lambda grad, self, result, p: pdist_backward_op(grad, self, result, p=p),
+)
+# As in PyTorch, the backward cannot be differentiated.
+pdist_backward_op = Op(
+    "PdistBackwardBackward0",
+    lambda xp, grad, self, pdist, *, p: _pdist_backward(xp, grad, self, pdist, p),
+    grad=lambda grad: _not_implemented("_pdist_backward"),
+    self=lambda grad: _not_implemented("_pdist_backward"),
+    pdist=lambda grad: _not_implemented("_pdist_backward"),
 )

@@ -198,3 +198,27 @@ def triplet_margin_loss(
 ) -> Tensor:  # fmt: skip
     """``torch.triplet_margin_loss``."""
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction(reduction))
+
+
+# --- 3-d and transposed convolutions (H3) ---
+__all__ += [
+    "channel_shuffle",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "max_pool3d",
+    "pdist",
+]
+conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d = (
+    F.conv3d,
+    F.conv_transpose1d,
+    F.conv_transpose2d,
+    F.conv_transpose3d,
+)
+channel_shuffle, pdist = F.channel_shuffle, F.pdist
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode: bool = False) -> Tensor:
+    """``torch.max_pool3d`` (no indices)."""
+    return F.max_pool3d(input, kernel_size, stride or None, padding, dilation, ceil_mode)

@@ -511,3 +511,17 @@ class Softmax2d(Module):
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
         return F.softmax(input, -3, _stacklevel=5)
+
+
+# --- 3-d and transposed convolutions (H3) ---
+class Dropout3d(_DropoutNd):
+    """During training, zero whole channels of a (N, C, D, H, W) or (C, D, H, W) input with
+    probability ``p`` and scale the rest; nothing in eval().
+
+    >>> from minigrad import nn
+    >>> nn.Dropout3d(0.2)
+    Dropout3d(p=0.2, inplace=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)

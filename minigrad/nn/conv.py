@@ -1,5 +1,6 @@
-"""Convolution layers, as in ``torch.nn``: ``Conv1d`` and ``Conv2d``, built on
-:func:`minigrad.nn.functional.conv1d` and :func:`~minigrad.nn.functional.conv2d`."""
+"""Convolution layers, as in ``torch.nn``: ``Conv1d``, ``Conv2d`` and ``Conv3d``, built on
+:func:`minigrad.nn.functional.conv1d` and its kin, and ``ConvTranspose1d``/``2d``/``3d``, built on
+:func:`~minigrad.nn.functional.conv_transpose1d` and its kin."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ _PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
 
 class _ConvNd(Module):
-    """What Conv1d and Conv2d share; ``_dims`` is the number of spatial dims."""
+    """What the convolutions share; ``_dims`` is the number of spatial dims, ``_transposed`` says
+    whether the layer is a transposed convolution (whose weight is (C_in, C_out/groups, *kernel))."""
 
     _dims = 2
+    _transposed = False
 
     def __init__(
         self,
@@ -33,6 +36,7 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device=None,
         dtype=None,
+        output_padding=0,
     ) -> None:
         super().__init__()
         n = self._dims
@@ -59,12 +63,11 @@ class _ConvNd(Module):
             )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.padding_mode = padding_mode
-        self.transposed, self.output_padding = False, (0,) * n
+        self.transposed, self.output_padding = self._transposed, F._ntuple(output_padding, "output_padding", n)
         # F.pad's widths for the other padding modes: last dim first, (before, after) each
         self._reversed_padding_repeated_twice = _reversed_padding(self.padding, self.kernel_size, self.dilation)
-        self.weight = Parameter(
-            empty((out_channels, in_channels // groups, *self.kernel_size), device=device, dtype=dtype)
-        )
+        shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
+        self.weight = Parameter(empty((*shape, *self.kernel_size), device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(empty(out_channels, device=device, dtype=dtype))
         else:
@@ -80,7 +83,7 @@ class _ConvNd(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input: Tensor) -> Tensor:
-        conv = F.conv1d if self._dims == 1 else F.conv2d
+        conv = (F.conv1d, F.conv2d, F.conv3d)[self._dims - 1]
         if self.padding_mode != "zeros":  # padded first, then convolved without padding, as in PyTorch
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
             return conv(padded, self.weight, self.bias, self.stride, 0, self.dilation, self.groups)
@@ -93,6 +96,8 @@ class _ConvNd(Module):
             text += f", padding={self.padding}"
         if self.dilation != (1,) * n:
             text += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * n:
+            text += f", output_padding={self.output_padding}"
         if self.groups != 1:
             text += f", groups={self.groups}"
         if self.bias is None:
@@ -132,3 +137,126 @@ class Conv2d(_ConvNd):
     """
 
     _dims = 2
+
+
+class Conv3d(_ConvNd):
+    """Cross-correlate (N, C_in, D, H, W) volumes with ``out_channels`` learned
+    (C_in/groups, kd, kh, kw) kernels.
+
+    >>> from minigrad import nn
+    >>> nn.Conv3d(2, 4, (1, 2, 3), stride=2)
+    Conv3d(2, 4, kernel_size=(1, 2, 3), stride=(2, 2, 2))
+    """
+
+    _dims = 3
+
+
+class _ConvTransposeNd(_ConvNd):
+    """What the transposed convolutions share: PyTorch's argument order, only zero padding, and
+    ``output_size=`` in forward, which picks the output padding."""
+
+    _transposed = True
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation=1,
+        padding_mode: str = "zeros",
+        device=None,
+        dtype=None,
+    ) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+            output_padding,
+        )
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:
+        """``output_padding``, or (given ``output_size``, with or without the batch and channel
+        dims) the padding that makes the output that size, as PyTorch checks and computes it."""
+        n = self._dims
+        if output_size is None:
+            return self.output_padding
+        lead = 2 if input.ndim == n + 2 else 1
+        if len(output_size) == lead + n:
+            output_size = output_size[lead:]
+        if len(output_size) != n:
+            raise ValueError(
+                f"ConvTranspose{n}D: for {input.ndim}D input, output_size must have {n} or {lead + n} elements "
+                f"(got {len(output_size)})"
+            )
+        sizes = input.shape[lead:]
+        low = [
+            (i - 1) * s - 2 * p + d * (k - 1) + 1
+            for i, s, p, d, k in zip(sizes, self.stride, self.padding, self.dilation, self.kernel_size)
+        ]
+        high = [m + s - 1 for m, s in zip(low, self.stride)]
+        if any(not a <= size <= b for size, a, b in zip(output_size, low, high)):
+            raise ValueError(
+                f"requested an output size of {output_size}, but valid sizes range from {low} to {high} "
+                f"(for an input of {input.shape[2:]})"
+            )
+        return tuple(size - m for size, m in zip(output_size, low))
+
+    def forward(self, input: Tensor, output_size: list[int] | None = None) -> Tensor:
+        conv = (F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d)[self._dims - 1]
+        output_padding = self._output_padding(input, output_size)
+        return conv(
+            input, self.weight, self.bias, self.stride, self.padding, output_padding, self.groups, self.dilation
+        )
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """The transposed convolution of (N, C_in, L) sequences (the input gradient of a Conv1d):
+    a learned (C_in, C_out/groups, k) weight.
+
+    >>> from minigrad import nn
+    >>> nn.ConvTranspose1d(4, 6, 3, stride=2, output_padding=1, groups=2)
+    ConvTranspose1d(4, 6, kernel_size=(3,), stride=(2,), output_padding=(1,), groups=2)
+    """
+
+    _dims = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """The transposed convolution of (N, C_in, H, W) images (the input gradient of a Conv2d):
+    a learned (C_in, C_out/groups, kh, kw) weight; ``forward(input, output_size=...)`` picks the
+    output padding that gives that size.
+
+    >>> import minigrad as torch
+    >>> up = torch.nn.ConvTranspose2d(1, 1, 3, stride=2, padding=1)
+    >>> up(torch.ones(1, 1, 4, 4), output_size=(8, 8)).shape
+    torch.Size([1, 1, 8, 8])
+    """
+
+    _dims = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """The transposed convolution of (N, C_in, D, H, W) volumes (the input gradient of a Conv3d):
+    a learned (C_in, C_out/groups, kd, kh, kw) weight.
+
+    >>> from minigrad import nn
+    >>> nn.ConvTranspose3d(2, 3, 2, padding=1, bias=False)
+    ConvTranspose3d(2, 3, kernel_size=(2, 2, 2), stride=(1, 1, 1), padding=(1, 1, 1), bias=False)
+    """
+
+    _dims = 3

@@ -243,7 +243,17 @@ def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation,
             stacklevel=3,
         )
         input = pad(input, tuple(v for e in reversed(extra) for v in (0, e)))  # F.pad lists the last dim first
-    return _ops.convolution_op(input, weight, bias, stride=stride, padding=pads, dilation=dilation, groups=groups)
+    return _ops.convolution_op(
+        input,
+        weight,
+        bias,
+        stride=stride,
+        padding=pads,
+        dilation=dilation,
+        transposed=False,
+        output_padding=(0,) * n,
+        groups=groups,
+    )
 
 
 def conv1d(
@@ -2701,3 +2711,578 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 from .attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402, F401 (exported)
+
+
+# --- 3-d and transposed convolutions (H3) ---
+def conv3d(
+    input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
+) -> Tensor:
+    """3-D cross-correlation of a (N, C, D, H, W) or (C, D, H, W) input with (O, C/groups, kd, kh, kw)
+    weights; ``padding`` is an int, a triple, ``'valid'`` or ``'same'``. One ``ConvolutionBackward0``.
+
+    >>> import minigrad as torch
+    >>> x = torch.ones(1, 1, 2, 2, 2)
+    >>> torch.nn.functional.conv3d(x, torch.ones(1, 1, 2, 2, 2))
+    tensor([[[[[8.]]]]])
+    """
+    return _convolution(input, weight, bias, stride, padding, dilation, groups, 3)
+
+
+def _tensor_type(t: Tensor) -> str:
+    return f"torch.{t.dtype._legacy_name}Tensor"
+
+
+def _conv_transpose(input: Tensor, weight: Tensor, bias, stride, padding, output_padding, groups, dilation, dims: int):
+    """conv_transpose1d/2d/3d: PyTorch's checks, then one ``ConvolutionBackward0`` (transposed),
+    between an unsqueeze and a squeeze for an unbatched input, as PyTorch records it."""
+    name = f"conv_transpose{dims}d"
+    if input.ndim not in (dims + 1, dims + 2):
+        raise RuntimeError(
+            f"Expected {dims + 1}D (unbatched) or {dims + 2}D (batched) input to {name}, but got input of size: "
+            f"{list(input.shape)}"
+        )
+    if input.ndim == dims + 1:
+        args = (weight, bias, stride, padding, output_padding, groups, dilation, dims)
+        return _conv_transpose(input.unsqueeze(0), *args).squeeze(0)
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    n = weight.ndim - 2  # PyTorch reads the number of spatial dims off the weight
+    if isinstance(padding, str):
+        raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
+    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    padding, output_padding = _ntuple(padding, "padding", n), _ntuple(output_padding, "output_padding", n)
+    if min(padding) < 0:
+        raise RuntimeError("negative padding is not supported")
+    if min(output_padding) < 0:
+        raise RuntimeError("negative output_padding is not supported")
+    if min(stride) <= 0:
+        raise RuntimeError("non-positive stride is not supported")
+    if min(dilation) <= 0:
+        raise RuntimeError("non-positive dilation is not supported")
+    if weight.ndim != input.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, "
+            f"but got {input.ndim}-dimensional input of size {list(input.shape)} instead"
+        )
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of "
+            f"size [{list(weight.shape)}] instead"
+        )
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(input.shape)} to have "
+            f"{weight.shape[0]} channels, but got {input.shape[1]} channels instead"
+        )
+    out_channels = weight.shape[1] * groups
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_channels):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+            f"{out_channels} elements, but got bias of size {list(bias.shape)} instead"
+        )
+    if any(o >= s and o >= d for o, s, d in zip(output_padding, stride, dilation)):
+        axes = ("depth", "height", "width")[-max(n, 2) :]
+        full = [(0,) * (len(axes) - n) + tuple(v) for v in (output_padding, stride, dilation)]
+        names = ("output_padding", "stride", "dilation")
+        words = [f"{what}_{axis}: {v}" for what, vs in zip(names, full) for axis, v in zip(axes, vs)]
+        raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got {' '.join(words)}")
+    if 0 in input.shape[2:]:
+        raise RuntimeError(
+            f"Only zero batch or zero channel inputs are supported, but got input shape: {list(input.shape)}"
+        )
+    out = _ops._transposed_out(input.shape[2:], weight.shape[2:], stride, padding, dilation, output_padding)
+    if min(out) < 1:  # (PyTorch's oneDNN kernel fails here with a less telling message)
+        raise RuntimeError(
+            f"Given input size per channel: ({' x '.join(map(str, input.shape[2:]))}). Calculated output size "
+            f"per channel: ({' x '.join(map(str, out))}). Output size is too small"
+        )
+    for other, what in ((weight, "weight"), (bias, "bias")):
+        if other is not None and other.dtype is not input.dtype:
+            raise RuntimeError(
+                f"Input type ({_tensor_type(input)}) and {what} type ({_tensor_type(other)}) should be the same"
+            )
+    if bias is None:
+        bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
+    return _ops.convolution_op(
+        input,
+        weight,
+        bias,
+        stride=stride,
+        padding=padding,
+        dilation=dilation,
+        transposed=True,
+        output_padding=output_padding,
+        groups=groups,
+    )
+
+
+def conv_transpose1d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """1-D transposed convolution of a (N, C_in, L) or (C_in, L) input with (C_in, C_out/groups, k)
+    weights: each input position adds its value times the kernel into the output, ``stride``
+    apart (the input gradient of :func:`conv1d`). The output has length
+    ``(L - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1``. One
+    ``ConvolutionBackward0`` node (transposed), as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[[1.0, 2.0]]])
+    >>> torch.nn.functional.conv_transpose1d(x, torch.tensor([[[1.0, 10.0]]]), stride=2)
+    tensor([[[ 1., 10.,  2., 20.]]])
+    """
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
+
+
+def conv_transpose2d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """2-D transposed convolution of a (N, C_in, H, W) or (C_in, H, W) input with
+    (C_in, C_out/groups, kh, kw) weights (the input gradient of :func:`conv2d`).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2))
+    tensor([[[[1., 2., 1.],
+              [2., 4., 2.],
+              [1., 2., 1.]]]])
+    """
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
+
+
+def conv_transpose3d(
+    input: Tensor,
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """3-D transposed convolution of a (N, C_in, D, H, W) or (C_in, D, H, W) input with
+    (C_in, C_out/groups, kd, kh, kw) weights (the input gradient of :func:`conv3d`).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.conv_transpose3d(torch.ones(1, 1, 1, 1, 1), torch.ones(1, 2, 1, 1, 2)).shape
+    torch.Size([1, 2, 1, 1, 2])
+    """
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero each whole channel (dim 1) of a (N, C, D, H, W) or (C, D, H, W) input with probability
+    ``p`` and scale the rest by ``1/(1-p)`` (when training; ``MulBackward0``). The mask is drawn
+    from PyTorch's stream, as :func:`dropout1d`'s; other dims warn, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.dropout3d(torch.ones(1, 2, 1, 1, 1), 0.5, training=False).shape
+    torch.Size([1, 2, 1, 1, 1])
+    """
+    _check_probability(p)
+    if input.ndim not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and will result in an "
+            "error in a future release. To retain the behavior and silence this warning, please use dropout "
+            "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
+            "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
+            stacklevel=2,
+        )
+    if input.ndim != 5:  # as a batch of one (in place: through a view of the input)
+        batch = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
+        return input if inplace else batch.squeeze(0)
+    return _dropout(input, p, training, inplace, feature=True)
+
+
+def _triple(value, function: str, name: str) -> tuple[int, int, int]:
+    """An int or a sequence of one or three ints as (d, h, w), with PyTorch's error otherwise."""
+    if isinstance(value, int):
+        return (value,) * 3
+    value = tuple(value)
+    if len(value) not in (1, 3):
+        raise RuntimeError(f"{function}: {name} {_POOL_ARGUMENT[name]}, or a tuple of three ints")
+    return tuple(int(v) for v in value) * (3 // len(value))
+
+
+def _pool3d_geometry(input: Tensor, function: str, kernel_size, stride, padding, dilation, ceil_mode: bool):
+    """kernel, stride, padding and dilation as triples, after PyTorch's checks of them and of the
+    (N, C, D, H, W) or (C, D, H, W) input."""
+    kernel = _triple(kernel_size, function, "kernel_size")
+    stride = kernel if stride is None or stride == [] else _triple(stride, function, "stride")
+    padding, dilation = _triple(padding, function, "padding"), _triple(dilation, function, "dilation")
+    if input.ndim not in (4, 5) or 0 in input.shape[-4:]:
+        raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
+    if input.dtype is dtypes.bool:
+        raise NotImplementedError(f"\"{function}\" not implemented for 'Bool'")
+    if 0 in stride:
+        raise RuntimeError("stride should not be zero")
+    if min(stride) < 0 or min(kernel) <= 0 or min(dilation) <= 0:
+        raise RuntimeError(
+            f"stride, kernel size and dilation should be greater than zero, but got stride {stride}, kernel_size "
+            f"{kernel} and dilation {dilation}"
+        )
+    for p, k, d in zip(padding, kernel, dilation):
+        if p < 0:
+            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
+            )
+    sizes = input.shape[-3:]
+    out = [_ops.pooled_size(*args, ceil_mode) for args in zip(sizes, kernel, stride, padding, dilation)]
+    if min(out) < 1:
+        channels = input.shape[-4]
+        raise RuntimeError(
+            f"Given input size: ({'x'.join(map(str, (channels, *sizes)))}). Calculated output size: "
+            f"({'x'.join(map(str, (channels, *out)))}). Output size is too small"
+        )
+    return {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": ceil_mode}
+
+
+def max_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Tensor | tuple[Tensor, Tensor]:
+    """:func:`max_pool2d` over the last three dims of a (N, C, D, H, W) or (C, D, H, W) input
+    (``MaxPool3DWithIndicesBackward0``); the indices are flat positions in each (D, H, W) volume.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.max_pool3d(torch.arange(8.0).reshape(1, 2, 2, 2), 2, return_indices=True)
+    (tensor([[[[7.]]]]), tensor([[[[7]]]]))
+    """
+    params = _pool3d_geometry(input, "max_pool3d", kernel_size, stride, padding, dilation, ceil_mode)
+    indices = backend.compute(input.device, _ops.sliding_max_indices3d, [input._data], params)
+    return _with_indices(_ops.max_pool3d_op, input, indices, return_indices, **params)
+
+
+def avg_pool3d(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """:func:`avg_pool2d` over the last three dims of a (N, C, D, H, W) or (C, D, H, W) input
+    (``AvgPool3DBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.avg_pool3d(torch.arange(8.0).reshape(1, 2, 2, 2), 2)
+    tensor([[[[3.5000]]]])
+    """
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    params = _pool3d_geometry(input, "avg_pool3d", kernel_size, stride, padding, 1, ceil_mode)
+    del params["dilation"]
+    return _ops.avg_pool3d_op(input, count_include_pad=count_include_pad, divisor_override=divisor_override, **params)
+
+
+def _adaptive_size3d(input: Tensor, output_size, function: str) -> tuple[int, int, int]:
+    """``output_size`` (an int, or a triple whose None entries keep the input's size) as (d, h, w)."""
+    if input.ndim not in (4, 5):
+        space = " " if function == "adaptive_avg_pool3d" else ": "
+        raise RuntimeError(f"{function}(): Expected 4D or 5D tensor, but got{space}{list(input.shape)}")
+    size = (output_size,) * 3 if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 3:
+        if function == "adaptive_avg_pool3d":
+            raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+        raise RuntimeError("adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    size = tuple(input.shape[d] if n is None else int(n) for d, n in zip((-3, -2, -1), size))
+    if min(size) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {[*input.shape[:-3], *size]}")
+    first = input.ndim - (4 if function == "adaptive_max_pool3d" else 3)  # max pooling: the channels too
+    for d in range(first, input.ndim):
+        if input.shape[d] == 0:
+            raise RuntimeError(
+                f"{function}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes "
+                f"{list(input.shape)} with dimension {d} being empty"
+            )
+    return size
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """Average a (N, C, D, H, W) or (C, D, H, W) input down to ``output_size``, as
+    :func:`adaptive_avg_pool2d` does in 2-d (``AdaptiveAvgPool3DBackward0``; to a size of 1 a
+    ``mean``, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_avg_pool3d(torch.arange(8.0).reshape(1, 2, 2, 2), (1, 1, 2))
+    tensor([[[[3., 4.]]]])
+    """
+    size = _adaptive_size3d(input, output_size, "adaptive_avg_pool3d")
+    _check_floating(input, "adaptive_avg_pool3d_cpu")
+    if size == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)
+    return _ops.adaptive_avg_pool3d_op(input, output_size=size)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """The largest value of each window of :func:`adaptive_avg_pool3d` (``AdaptiveMaxPool3DBackward0``);
+    with ``return_indices`` also each maximum's flat position in its (D, H, W) volume.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool3d(torch.arange(8.0).reshape(1, 2, 2, 2), (1, 1, 2))
+    tensor([[[[6., 7.]]]])
+    """
+    size = _adaptive_size3d(input, output_size, "adaptive_max_pool3d")
+    _check_floating(input, "adaptive_max_pool3d_cpu")
+    indices = backend.compute(input.device, _ops.adaptive_max_indices3d, [input._data], {"output_size": size})
+    return _with_indices(_ops.adaptive_max_pool3d_op, input, indices, return_indices)
+
+
+# max_unpool, the *_with_indices forms, channel_shuffle
+def _unpool_output_size(input: Tensor, kernel: tuple, stride: tuple, padding: tuple, output_size) -> list[int]:
+    """The unpooled spatial size: the pooled input's, or ``output_size`` (with or without the
+    batch and channel dims) within a stride of it, as PyTorch checks it."""
+    k = len(kernel)
+    default = [(input.shape[input.ndim - k + d] - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(k)]
+    if output_size is None:
+        return default
+    if len(output_size) == k + 2:
+        output_size = output_size[2:]
+    if len(output_size) != k:
+        raise ValueError(
+            f"output_size should be a sequence containing {k} or {k + 2} elements, but it has a length of "
+            f"'{len(output_size)}'"
+        )
+    for d in range(k):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return list(output_size)
+
+
+def _max_unpool(input: Tensor, indices: Tensor, kernel_size, stride, padding, output_size, dims: int) -> Tensor:
+    """max_unpool1d/2d/3d: a 1-d unpool is the 2-d one of ``input.unsqueeze(-1)``, as in PyTorch."""
+    kernel = _ntuple(kernel_size, "kernel_size", dims)
+    stride = kernel if stride is None else _ntuple(stride, "stride", dims)
+    padding = _ntuple(padding, "padding", dims)
+    size = _unpool_output_size(input, kernel, stride, padding, output_size)
+    if dims == 1:
+        return _unpool_checked(input.unsqueeze(-1), indices.unsqueeze(-1), [*size, 1], 2, (0, 0), (0, 0)).squeeze(-1)
+    return _unpool_checked(input, indices, size, dims, stride, padding)
+
+
+def _unpool_checked(input: Tensor, indices: Tensor, size: list, dims: int, stride, padding) -> Tensor:
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(f"elements in indices should be type int64 but got: {indices.dtype._legacy_name}")
+    if input.ndim not in (dims + 1, dims + 2):
+        low, high = (3, 4) if dims == 2 else (4, 5)
+        raise RuntimeError(
+            f"Input to max_unpooling{dims}d should be a {low}d or {high}d Tensor, but got a tensor with "
+            f"{input.ndim} dimensions."
+        )
+    if indices.shape != input.shape:
+        raise RuntimeError(
+            f"Expected shape of indices to be same as that of the input tensor ({list(input.shape)}) but got indices "
+            f"tensor with shape: {list(indices.shape)}"
+        )
+    positions = indices._data
+    bad = backend.compute(input.device, lambda xp, a: a[(a < 0) | (a >= math.prod(size))][:1], [positions], {})
+    if bad.size:
+        raise RuntimeError(
+            f"Found an invalid max index: {int(bad[0])} (output volumes are of size {'x'.join(map(str, size))})"
+        )
+    size = tuple(int(s) for s in size)
+    if dims == 2:
+        return _ops.max_unpool2d_op(input, indices=positions, output_size=size)
+    return _ops.max_unpool3d_op(input, indices=positions, output_size=size, stride=stride, padding=padding)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """The inverse of :func:`max_pool1d`: zeros, with each value of ``input`` put back where
+    ``indices`` (from ``max_pool1d(..., return_indices=True)``) says its maximum was
+    (``MaxUnpool2DBackward0`` between an unsqueeze and a squeeze, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[1.0, 3.0, 2.0, 0.0]])
+    >>> out, indices = torch.nn.functional.max_pool1d(x, 2, return_indices=True)
+    >>> torch.nn.functional.max_unpool1d(out, indices, 2)
+    tensor([[0., 3., 2., 0.]])
+    """
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """The inverse of :func:`max_pool2d` (``MaxUnpool2DBackward0``): ``output_size`` picks among
+    the sizes that pool to the input's.
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([[[1.0, 2.0], [4.0, 3.0]]])
+    >>> out, indices = torch.nn.functional.max_pool2d(x, 2, return_indices=True)
+    >>> torch.nn.functional.max_unpool2d(out, indices, 2, output_size=(3, 2))
+    tensor([[[0., 0.],
+             [4., 0.],
+             [0., 0.]]])
+    """
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
+    """The inverse of :func:`max_pool3d` (``MaxUnpool3DBackward0``).
+
+    >>> import minigrad as torch
+    >>> x = torch.arange(8.0).reshape(1, 2, 2, 2)
+    >>> out, indices = torch.nn.functional.max_pool3d(x, 2, return_indices=True)
+    >>> torch.nn.functional.max_unpool3d(out, indices, 2).flatten()
+    tensor([0., 0., 0., 0., 0., 0., 0., 7.])
+    """
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+
+
+def max_pool1d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """:func:`max_pool1d` and its indices, whatever ``return_indices`` says (as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.max_pool1d_with_indices(torch.tensor([[1.0, 3.0]]), 2)[1]
+    tensor([[1]])
+    """
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """:func:`max_pool2d` and its indices, whatever ``return_indices`` says (as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.max_pool2d_with_indices(torch.tensor([[[1.0, 3.0]]]), (1, 2))[1]
+    tensor([[[1]]])
+    """
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(
+    input: Tensor,
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> tuple[Tensor, Tensor]:
+    """:func:`max_pool3d` and its indices, whatever ``return_indices`` says (as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.max_pool3d_with_indices(torch.tensor([[[[1.0, 3.0]]]]), (1, 1, 2))[1]
+    tensor([[[[1]]]])
+    """
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`adaptive_max_pool1d` and its indices, whatever ``return_indices`` says.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool1d_with_indices(torch.tensor([[1.0, 3.0]]), 1)[1]
+    tensor([[1]])
+    """
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`adaptive_max_pool2d` and its indices, whatever ``return_indices`` says.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool2d_with_indices(torch.tensor([[[1.0, 3.0]]]), 1)[1]
+    tensor([[[1]]])
+    """
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`adaptive_max_pool3d` and its indices, whatever ``return_indices`` says.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.adaptive_max_pool3d_with_indices(torch.tensor([[[[1.0, 3.0]]]]), 1)[1]
+    tensor([[[[1]]]])
+    """
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """Shuffle the channels (dim 1) of a (N, C, *) input: split into ``groups`` groups of C/groups
+    channels, and interleave them (channel ``g * C/groups + i`` goes to ``i * groups + g``), as
+    ShuffleNet does. One ``ChannelShuffleBackward0`` node.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.channel_shuffle(torch.arange(4.0).reshape(1, 4, 1), 2).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(
+            f"Number of channels must be divisible by groups. Got {input.shape[1]} channels and {groups} groups."
+        )
+    return _ops.channel_shuffle_op(input, groups=groups)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """The ``p``-norm distance between each pair of rows of an (N, M) input, rows i < j in order:
+    the upper triangle of ``torch.cdist(input, input)``, N(N-1)/2 values. One ``PdistBackward0``
+    node, whose backward, as in PyTorch, cannot be differentiated again.
+
+    >>> import minigrad as torch
+    >>> torch.pdist(torch.tensor([[0.0, 0.0], [3.0, 4.0], [0.0, 1.0]]))
+    tensor([5.0000, 1.0000, 4.2426])
+    """
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return _ops.pdist_op(input, p=float(p))
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
+    """The ``norm_type``-norm of each ``kernel_size`` window of a (N, C, D, H, W) or (C, D, H, W)
+    input, through :func:`avg_pool3d` (see :func:`lp_pool1d`).
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.lp_pool3d(torch.tensor([[[[3.0, 4.0]]]]), 2, (1, 1, 2))
+    tensor([[[[5.]]]])
+    """
+    kd, kh, kw = _triple(kernel_size, "lp_pool3d", "kernel_size")
+    if stride is not None:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = avg_pool3d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return _lp_root(out, norm_type, kd * kh * kw)

@@ -359,3 +359,29 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+# --- 3-d and transposed convolutions (H3) ---
+class BatchNorm3d(_BatchNorm):
+    """Batch normalization of (N, C, D, H, W) volumes, per channel C (over N, D, H and W).
+
+    >>> import minigrad as torch
+    >>> torch.nn.BatchNorm3d(3, momentum=None)
+    BatchNorm3d(3, eps=1e-05, momentum=None, affine=True, bias=True, track_running_stats=True)
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.ndim != 5:
+            raise ValueError(f"expected 5D input (got {input.ndim}D input)")
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of (N, C, D, H, W) or (C, D, H, W) volumes: each channel of each
+    sample over D, H and W.
+
+    >>> import minigrad as torch
+    >>> torch.nn.InstanceNorm3d(2, affine=True)
+    InstanceNorm3d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=False)
+    """
+
+    _unbatched = 4

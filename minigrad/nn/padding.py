@@ -1,6 +1,7 @@
-"""Padding layers, as in ``torch.nn``: ``ZeroPad1d/2d``, ``ConstantPad1d/2d``, ``ReflectionPad1d/2d``,
-``ReplicationPad1d/2d`` and ``CircularPad1d/2d``, each :func:`minigrad.nn.functional.pad` with its
-mode. An int pads every side by it; a tuple gives (left, right) or (left, right, top, bottom).
+"""Padding layers, as in ``torch.nn``: ``ZeroPad1d/2d/3d``, ``ConstantPad1d/2d/3d``,
+``ReflectionPad1d/2d/3d``, ``ReplicationPad1d/2d/3d`` and ``CircularPad1d/2d/3d``, each
+:func:`minigrad.nn.functional.pad` with its mode. An int pads every side by it; a tuple gives
+(left, right), (left, right, top, bottom) or (left, right, top, bottom, front, back).
 """
 
 from __future__ import annotations
@@ -139,3 +140,47 @@ class CircularPad2d(CircularPad1d):
     """Pad the last two dims by wrapping them around."""
 
     _sides = 4
+
+
+class ConstantPad3d(_ConstantPadNd):
+    """Pad the last three dims with ``value``.
+
+    >>> import minigrad as torch
+    >>> torch.nn.ConstantPad3d((1, 0, 0, 0, 0, 1), 2.0)(torch.ones(1, 1, 1)).shape
+    torch.Size([2, 1, 2])
+    """
+
+    _sides = 6
+
+
+class ZeroPad3d(ConstantPad3d):
+    """Pad the last three dims with zeros.
+
+    >>> from minigrad import nn
+    >>> nn.ZeroPad3d(1)
+    ZeroPad3d((1, 1, 1, 1, 1, 1))
+    """
+
+    def __init__(self, padding) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class ReflectionPad3d(ReflectionPad1d):
+    """Pad the last three dims with their reflection at the edges (``ReflectionPad3DBackward0``)."""
+
+    _sides = 6
+
+
+class ReplicationPad3d(ReplicationPad1d):
+    """Pad the last three dims by repeating their edge values (``ReplicationPad3DBackward0``)."""
+
+    _sides = 6
+
+
+class CircularPad3d(CircularPad1d):
+    """Pad the last three dims by wrapping them around."""
+
+    _sides = 6
