@@ -109,6 +109,13 @@ from .linalg import torch_slogdet as slogdet  # noqa: E402
 from .linalg import torch_svd as svd  # noqa: E402
 from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402
 
+# --- torch.* names of the rest of torch.linalg (H1) ---
+# isort: split
+from .linalg import lu_unpack, matrix_exp, pinverse  # noqa: E402
+from .linalg import torch_eig as eig  # noqa: E402
+from .linalg import torch_lu as lu  # noqa: E402
+from .linalg import torch_lu_solve as lu_solve  # noqa: E402
+
 # --- torch.* aliases of nn.functional ops (H5) ---
 # functional ops torch also exposes at top level (H5)
 # isort: split

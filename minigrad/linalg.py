@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import warnings
 
-from . import backend
+from . import backend, dtypes
 from . import functions as F
-from .autograd.grad_mode import is_grad_enabled
+from .autograd.grad_mode import is_grad_enabled, no_grad
 from .autograd.op import Op
-from .factories import eye, ones_like, zeros_like
+from .factories import eye, full, ones_like, tensor, zeros, zeros_like
 from .tensor import Tensor
 
 __all__ = ["LinAlgError", "cross", "inv", "matrix_norm", "matrix_power", "multi_dot", "norm", "solve", "vector_norm"]
@@ -195,33 +195,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     tensor([[-0.4000, -0.6000],
             [-0.8000, -1.2000]])
     """
-    name = "linalg.solve"  # the checks in PyTorch's order
-    _check_floating(name, A)
-    if A.dtype is not B.dtype:
-        raise RuntimeError(
-            f"{name}: Expected A and B to have the same dtype, but found A of type {A.dtype._legacy_name} "
-            f"and B of type {B.dtype._legacy_name} instead"
-        )
-    _check_square(name, A)
-    vector = _is_vector_rhs(A.shape, B.shape)
-    matrix = tuple(B.shape) + (1,) if vector else tuple(B.shape)  # B as PyTorch sees it, a matrix
-    if len(matrix) < 2:
-        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
-    n = A.shape[-1]
-    if matrix[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{'x'.join(map(str, matrix[-2:]))})"
-        )
-    if vector and not left:
-        raise RuntimeError(
-            f"{name}: Vector broadcasting of the left hand side is not supported for left=False. In this case "
-            "linalg.solve is equivalent to B / A.squeeze(-1)"
-        )
-    F.broadcast_shapes(matrix[:-2], tuple(A.shape[:-2]))
-    if A.dtype.itemsize < 4:  # LAPACK has float32 and float64 only
-        raise NotImplementedError(f"\"{name}\" not implemented for '{A.dtype._legacy_name}': use float32 or float64")
+    _check_solve("linalg.solve", A, B, left)
     return _solve_op(A, B, left=left)
 
 
@@ -1103,3 +1077,1013 @@ Tensor.det, Tensor.logdet, Tensor.slogdet = det, logdet, torch_slogdet
 Tensor.cholesky, Tensor.cholesky_solve, Tensor.cholesky_inverse = torch_cholesky, cholesky_solve, cholesky_inverse
 Tensor.triangular_solve = triangular_solve
 Tensor.qr, Tensor.svd = torch_qr, torch_svd
+
+
+# ----------------------------------------------------------------------------------------------
+# --- the rest of torch.linalg (H1) ---
+# inv_ex/solve_ex (with LAPACK's info), matmul, diagonal, vecdot, vander, matrix_exp, tensorinv,
+# tensorsolve, pinv, matrix_rank and cond; eig/eigvals raise (minigrad has no complex dtype).
+# Composites are composed as ATen composes them, so they record PyTorch's nodes.
+# ----------------------------------------------------------------------------------------------
+
+return_types_linalg_inv_ex = F._return_type("linalg_inv_ex", ("inverse", "info"))
+return_types_linalg_solve_ex = F._return_type("linalg_solve_ex", ("result", "info"))
+
+
+def _lu_factor_arrays(xp, A):
+    """LAPACK's getrf on each matrix of ``A``: ``A[perm] = L @ U`` with partial pivoting, L (unit
+    diagonal) and U packed in one array; the pivots (1-based, int32: row i was swapped with row
+    pivots[i]) and ``info``, the (1-based) first zero on U's diagonal, 0 if none."""
+    m, n = A.shape[-2:]
+    k = min(m, n)
+    batch = A.shape[:-2]
+    LU = A.reshape((math.prod(batch), m, n)).copy()
+    every = xp.arange(LU.shape[0])
+    pivots = xp.zeros((LU.shape[0], k), dtype=xp.int32)
+    info = xp.zeros(LU.shape[0], dtype=xp.int32)
+    for j in range(k):
+        p = j + xp.argmax(xp.abs(LU[:, j:, j]), -1)
+        pivots[:, j] = p + 1
+        row_j, row_p = LU[:, j, :].copy(), LU[every, p, :].copy()
+        LU[every, p, :], LU[:, j, :] = row_j, row_p
+        pivot = LU[:, j, j]
+        zero = pivot == 0
+        info = xp.where((info == 0) & zero, j + 1, info).astype(xp.int32)
+        LU[:, j + 1 :, j] /= xp.where(zero, 1, pivot)[:, None]  # LAPACK skips the scaling then (the column is 0)
+        LU[:, j + 1 :, j + 1 :] -= LU[:, j + 1 :, j, None] * LU[:, j, None, j + 1 :]
+    return LU.reshape(batch + (m, n)), pivots.reshape(batch + (k,)), info.reshape(batch)
+
+
+def _lu_solve_arrays(xp, LU, pivots, B):
+    """``A^-1 B`` from :func:`_lu_factor_arrays`'s factors (a zero pivot gives inf or nan)."""
+    batch = xp.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    B = xp.broadcast_to(B, batch + B.shape[-2:]).reshape((math.prod(batch),) + B.shape[-2:]).copy()
+    pivots = xp.broadcast_to(pivots, batch + pivots.shape[-1:]).reshape(math.prod(batch), pivots.shape[-1])
+    every = xp.arange(B.shape[0])
+    for i in range(pivots.shape[-1]):  # the row swaps, in order
+        p = pivots[:, i].astype(xp.int64) - 1
+        row_i, row_p = B[:, i, :].copy(), B[every, p, :].copy()
+        B[every, p, :], B[:, i, :] = row_i, row_p
+    B = B.reshape(batch + B.shape[-2:])
+    with xp.errstate(divide="ignore", invalid="ignore") if xp.__name__ == "numpy" else _nothing():
+        Y = _substitute(xp, LU, B, upper=False, unit=True)
+        return _substitute(xp, LU, Y, upper=True, unit=False)
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+def _inv_ex_forward(xp, A):
+    info = xp.zeros(A.shape[:-2], dtype=xp.int32)
+    try:
+        with backend.raising_linalg(xp):
+            return _column_major(xp, xp.linalg.inv(A)), info
+    except backend.ArrayLinAlgError:  # singular somewhere: LAPACK's LU gives the info (and inf/nan)
+        LU, pivots, info = _lu_factor_arrays(xp, A)
+        eye_ = xp.broadcast_to(xp.eye(A.shape[-1], dtype=A.dtype), A.shape)
+        return _column_major(xp, _lu_solve_arrays(xp, LU, pivots, eye_)), info
+
+
+def _check_info(info: Tensor, message: str, batched: bool) -> None:
+    """PyTorch's _linalg_check_errors: ``message`` (formatted with ``where`` and ``info``) for the
+    first matrix whose ``info`` is not 0."""
+    flat = info.reshape(-1)
+    bad = (flat != 0).nonzero()
+    if bad.numel():
+        first = int(bad[0, 0])
+        where = f"(Batch element {first}): " if batched else ""
+        raise LinAlgError(message.format(where=where, info=int(flat[first])))
+
+
+_INV_EX_SINGULAR = (
+    "{name}: {where}The diagonal element {info} is zero, the inversion could not be completed because the input "
+    "matrix is singular."
+)
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`inv` without the error: ``(inverse, info)``, ``info`` (int32) LAPACK's: the first
+    zero pivot of ``A``'s LU factorization (0: invertible; otherwise ``inverse`` holds inf/nan).
+    With ``check_errors``, a singular matrix raises :class:`LinAlgError` as :func:`inv` does.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.inv_ex(torch.tensor([[1.0, 2.0], [2.0, 4.0]])).info
+    tensor(2, dtype=torch.int32)
+    """
+    name = "linalg.inv"
+    _check_square(name, A)
+    _check_floating(name, A)
+    if A.dtype.itemsize < 4:
+        raise RuntimeError(f"{name}: Low precision dtypes not supported. Got {A.dtype._legacy_name}")
+    inverse, info = LinalgInvExBackward0.record((A,), _inv_ex_forward, {}, 1)
+    if check_errors:
+        _check_info(info, _INV_EX_SINGULAR.replace("{name}", "linalg.inv_ex"), A.ndim > 2)
+    return return_types_linalg_inv_ex(inverse, info)
+
+
+LinalgInvExBackward0 = F._results_node(
+    "LinalgInvExBackward0",
+    lambda grads, inverse: (-inverse.mH.matmul(grads[0].matmul(inverse.mH)),),
+    inputs=("A",),
+    saves=(),
+    results=("inverse",),
+)
+
+
+def _check_solve(name: str, A: Tensor, B: Tensor, left: bool) -> None:
+    """linalg.solve's checks, in PyTorch's order."""
+    _check_floating(name, A)
+    if A.dtype is not B.dtype:
+        raise RuntimeError(
+            f"{name}: Expected A and B to have the same dtype, but found A of type {A.dtype._legacy_name} "
+            f"and B of type {B.dtype._legacy_name} instead"
+        )
+    _check_square(name, A)
+    vector = _is_vector_rhs(A.shape, B.shape)
+    matrix = tuple(B.shape) + (1,) if vector else tuple(B.shape)  # B as PyTorch sees it, a matrix
+    if len(matrix) < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    n = A.shape[-1]
+    if matrix[-2 if left else -1] != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
+            f"{'x'.join(map(str, matrix[-2:]))})"
+        )
+    if vector and not left:
+        raise RuntimeError(
+            f"{name}: Vector broadcasting of the left hand side is not supported for left=False. In this case "
+            "linalg.solve is equivalent to B / A.squeeze(-1)"
+        )
+    F.broadcast_shapes(matrix[:-2], tuple(A.shape[:-2]))
+    if A.dtype.itemsize < 4:  # LAPACK has float32 and float64 only
+        raise NotImplementedError(f"\"{name}\" not implemented for '{A.dtype._legacy_name}': use float32 or float64")
+
+
+def _solve_ex_forward(xp, A, B, *, left, B_shape):
+    try:  # info has A's batch shape (B's batch dims do not broadcast it), as PyTorch's
+        return _solve_forward(xp, A, B, left=left), xp.zeros(A.shape[:-2], dtype=xp.int32)
+    except LinAlgError:  # singular somewhere: LAPACK's LU gives the info (and inf/nan)
+        LU, pivots, info = _lu_factor_arrays(xp, A if left else xp.swapaxes(A, -1, -2))
+        if _is_vector_rhs(A.shape, B.shape):
+            return _lu_solve_arrays(xp, LU, pivots, B[..., None])[..., 0], info
+        if left:
+            return _column_major(xp, _lu_solve_arrays(xp, LU, pivots, B)), info
+        X = _lu_solve_arrays(xp, LU, pivots, xp.swapaxes(B, -1, -2))
+        return xp.ascontiguousarray(xp.swapaxes(X, -1, -2)), info
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor]:
+    """:func:`solve` without the error: ``(result, info)``, ``info`` (int32) LAPACK's: the first
+    zero pivot of ``A``'s LU factorization (0: solved; otherwise ``result`` holds inf/nan). With
+    ``check_errors``, a singular matrix raises :class:`LinAlgError` as :func:`solve` does.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.solve_ex(torch.tensor([[2.0, 0.0], [0.0, 4.0]]), torch.tensor([2.0, 2.0])).result
+    tensor([1.0000, 0.5000])
+    """
+    _check_solve("linalg.solve", A, B, left)
+    params = {"left": left, "B_shape": tuple(B.shape)}
+    result, info = LinalgSolveExBackward0.record((A, B), _solve_ex_forward, params, 1)
+    if check_errors:
+        message = "torch.linalg.solve_ex: {where}The solver failed because the input matrix is singular."
+        _check_info(info, message, A.ndim > 2)
+    return return_types_linalg_solve_ex(result, info)
+
+
+def _solve_ex_grad(grads, A, result, left, B_shape):
+    g = grads[0]
+    return _solve_grad_A(g, A, B_shape, result, left), _solve_grad_B(g, A, B_shape, left)
+
+
+LinalgSolveExBackward0 = F._results_node(
+    "LinalgSolveExBackward0", _solve_ex_grad, inputs=("A", "B"), saves=("A",), results=("result",)
+)
+
+
+def matmul(input: Tensor, other: Tensor) -> Tensor:
+    """``torch.linalg.matmul``: :func:`torch.matmul`.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.matmul(torch.tensor([[1.0, 2.0]]), torch.tensor([[3.0], [4.0]]))
+    tensor([[11.]])
+    """
+    return F.matmul(input, other)
+
+
+def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    """``torch.linalg.diagonal``: :func:`torch.diagonal` over the last two dims by default (a view).
+
+    >>> import minigrad as torch
+    >>> torch.linalg.diagonal(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    tensor([1., 4.])
+    """
+    return F.diagonal(A, offset, dim1, dim2)
+
+
+def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
+    """The dot product of the vectors along ``dim`` (the other dims broadcast): ``(x * y).sum(dim)``,
+    as PyTorch composes it.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.vecdot(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 1.0]))
+    tensor([3., 7.])
+    """
+    if x.dtype is not y.dtype:
+        raise RuntimeError(
+            f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {x.dtype._legacy_name} "
+            f"and y of type {y.dtype._legacy_name} instead"
+        )
+    _check_floating("linalg.vecdot", x)
+    return (x * y).sum(dim)
+
+
+def vander(x: Tensor, *, N: int | None = None) -> Tensor:
+    """The Vandermonde matrix of ``x``: columns ``x**0, x**1, ..., x**(N-1)`` (``N`` defaults to
+    ``x.shape[-1]``), for each vector of a batch; cumulative products, as PyTorch composes it.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.vander(torch.tensor([1, 2, 3]))
+    tensor([[1, 1, 1],
+            [1, 2, 4],
+            [1, 3, 9]])
+    """
+    if x.dtype.is_floating_point and x.dtype.itemsize < 4 or x.dtype.name == "bool":
+        raise RuntimeError(
+            f"linalg.vander supports floating point, complex, and integer tensors, but got {x.dtype._legacy_name}"
+        )
+    x = x.unsqueeze(-1) if x.ndim == 0 else x
+    n = x.shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = x.unsqueeze(-1).expand(tuple(x.shape) + (n - 1,)).cumprod(-1)
+    return F.cat([powers.new_ones(tuple(x.shape) + (1,)), powers], -1)
+
+
+# Padé approximant of degree 13 (Higham 2005, "The scaling and squaring method ... revisited"):
+# exact to double precision when the 1-norm is at most theta_13, after scaling by 2^-s.
+_PADE13 = (
+    64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
+    10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0, 1.0,
+)  # fmt: skip
+_THETA13 = 5.371920351148152
+
+
+def _matrix_exp_forward(xp, A):
+    if A.size == 0:
+        return A.copy()
+    X = A.astype(xp.float64)  # in double precision, then rounded back (float32 and float16 too)
+    norm = xp.abs(X).sum(-2).max(-1)
+    with xp.errstate(divide="ignore", invalid="ignore") if xp.__name__ == "numpy" else _nothing():
+        s = xp.ceil(xp.log2(norm / _THETA13))
+    s = xp.where(xp.isfinite(s) & (s > 0), s, 0).astype(xp.int64)  # each matrix its own scaling
+    X = X / (2.0**s)[..., None, None]
+    b = _PADE13
+    eye_ = xp.eye(A.shape[-1])
+    X2 = X @ X
+    X4 = X2 @ X2
+    X6 = X4 @ X2
+    U = X @ (X6 @ (b[13] * X6 + b[11] * X4 + b[9] * X2) + b[7] * X6 + b[5] * X4 + b[3] * X2 + b[1] * eye_)
+    V = X6 @ (b[12] * X6 + b[10] * X4 + b[8] * X2) + b[6] * X6 + b[4] * X4 + b[2] * X2 + b[0] * eye_
+    R = xp.linalg.solve(V - U, V + U)
+    for i in range(int(s.max())):  # square back, each matrix s times
+        R = xp.where((i < s)[..., None, None], R @ R, R)
+    return R.astype(A.dtype)
+
+
+def _matrix_exp_grad(grad: Tensor, self: Tensor) -> Tensor:
+    """PyTorch's linalg_matrix_exp_differential: the top-right block of
+    ``exp([[A^H, G], [0, A^H]])``."""
+    Ah = self.mH
+    n = Ah.shape[-1]
+    top = F.cat([Ah, grad], -1)
+    bottom = F.cat([zeros_like(Ah), Ah], -1)
+    return matrix_exp(F.cat([top, bottom], -2)).narrow(-2, 0, n).narrow(-1, n, n)
+
+
+_matrix_exp_op = Op("LinalgMatrixExpBackward0", lambda xp, self: _matrix_exp_forward(xp, self), self=_matrix_exp_grad)
+
+
+def matrix_exp(A: Tensor) -> Tensor:
+    """The matrix exponential ``sum_k A^k / k!`` of a square matrix (or each of a batch);
+    ``torch.matrix_exp`` and ``Tensor.matrix_exp`` too.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.matrix_exp(torch.tensor([[0.0, 1.0], [0.0, 0.0]]))
+    tensor([[1., 1.],
+            [0., 1.]])
+    """
+    name = "linalg.matrix_exp"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    _check_square(name, A)
+    _check_floating(name, A)
+    return _matrix_exp_op(A)
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """The inverse of ``A`` seen as a linear map from its first ``ind`` dims to the others, shaped
+    ``A.shape[ind:] + A.shape[:ind]`` (so that ``tensordot(tensorinv(A), A, ind)`` is the identity).
+
+    >>> import minigrad as torch
+    >>> torch.linalg.tensorinv(torch.eye(6).reshape(2, 3, 6), ind=2).shape
+    torch.Size([6, 2, 3])
+    """
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    start, end = tuple(A.shape[:ind]), tuple(A.shape[ind:])
+    if math.prod(end) != math.prod(start):
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got "
+            f"{math.prod(end)} != {math.prod(start)}"
+        )
+    inverse, info = inv_ex(A.reshape(math.prod(start), math.prod(end)))
+    _check_info(info, _INV_EX_SINGULAR.replace("{name}", "inv"), False)
+    return inverse.reshape(end + start)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:
+    """The ``X`` with ``tensordot(A, X, X.ndim) == B``: ``A``'s first ``B.ndim`` dims (after moving
+    ``dims`` to the end) index ``B``, the others ``X``.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3)).shape
+    torch.Size([6])
+    """
+    if dims is not None:
+        dims = (dims,) if isinstance(dims, int) else tuple(dims)
+        A = A.movedim(dims, tuple(range(A.ndim - len(dims), A.ndim)))
+    result_shape = tuple(A.shape[B.ndim :])
+    size, other = math.prod(result_shape), B.numel()
+    if size != other:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim]), "
+            f"but got {size} != {other}"
+        )
+    return solve(A.reshape(size, size), B.flatten()).reshape(result_shape)
+
+
+# --- pseudo-inverse, rank, condition number ---
+
+
+def _atol_rtol(A: Tensor, atol, rtol) -> tuple[Tensor, Tensor]:
+    """PyTorch's get_atol_rtol: float64 tolerances; without ``rtol``, eps * max(m, n), unless a
+    positive ``atol`` is given (then 0)."""
+    to = dict(dtype=dtypes.float64, device=A.device)
+    atol_t = zeros((), **to) if atol is None else (atol.to(**to) if isinstance(atol, Tensor) else tensor(atol, **to))
+    if rtol is not None:
+        rtol_t = rtol.to(**to) if isinstance(rtol, Tensor) else tensor(rtol, **to)
+        return atol_t, rtol_t
+    default = dtypes.finfo(A.dtype).eps * max(A.shape[-2:])
+    if atol is None:
+        return atol_t, tensor(default, **to)
+    return atol_t, F.where(atol_t > 0, 0.0, full((), default, **to))
+
+
+def _pinv_forward(xp, A, *, atol, rtol, hermitian):
+    m, n = A.shape[-2:]
+    if A.size == 0:
+        return xp.zeros(A.shape[:-2] + (n, m), dtype=A.dtype)
+    if hermitian:  # eigenvalues, ascending: the largest in absolute value is at either end
+        S, U = xp.linalg.eigh(A)
+        big = xp.abs(S).max(-1, keepdims=True)
+        Vh, U = xp.swapaxes(U, -1, -2), U
+        kept = xp.abs(S) > xp.maximum(atol[..., None], rtol[..., None] * big)
+    else:
+        U, S, Vh = xp.linalg.svd(A, full_matrices=False)
+        kept = S > xp.maximum(atol[..., None], rtol[..., None] * S[..., :1])
+    Sinv = xp.where(kept, 1 / xp.where(kept, S, 1), 0).astype(A.dtype)
+    return xp.swapaxes(Vh, -1, -2) * Sinv[..., None, :] @ xp.swapaxes(U, -1, -2)
+
+
+def _pinv_grad(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
+    """PyTorch's pinv_backward (the products ordered to keep the matrices small)."""
+    A, pinvA = self, result
+    pinvAh, gradh = pinvA.mH, grad.mH
+    if A.shape[-2] <= A.shape[-1]:
+        K = gradh.matmul(pinvA)
+        KpinvAh = K.matmul(pinvAh)
+        return (
+            -pinvA.matmul(K).mH + KpinvAh - A.matmul(pinvA).matmul(KpinvAh)
+            + pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A))
+        )  # fmt: skip
+    K = pinvA.matmul(gradh)
+    pinvAhK = pinvAh.matmul(K)
+    return (
+        -K.matmul(pinvA).mH
+        + (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh)
+        + pinvAhK
+        - pinvAhK.matmul(pinvA).matmul(A)
+    )
+
+
+_pinv_op = Op(
+    "LinalgPinvBackward0",
+    lambda xp, self, *, atol, rtol, hermitian: _pinv_forward(xp, self, atol=atol, rtol=rtol, hermitian=hermitian),
+    self=_pinv_grad,
+)
+
+
+def pinv(A: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """The Moore-Penrose pseudo-inverse, from the SVD (the eigendecomposition with
+    ``hermitian``): singular values at most ``max(atol, rtol * largest)`` count as 0. Without
+    tolerances ``rtol`` is eps * max(m, n); ``rcond`` is the older name of ``rtol``.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.pinv(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
+    tensor([[0.0400, 0.0800],
+            [0.0800, 0.1600]])
+    """
+    if rcond is not None:
+        if rtol is not None or atol is not None:
+            raise TypeError("linalg.pinv: rcond cannot be given with atol or rtol; rcond is the older name of rtol")
+        rtol = rcond
+    if A.ndim < 2 or A.dtype.name not in ("float32", "float64"):
+        raise RuntimeError(
+            f"linalg.pinv({A.dtype._legacy_name}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions "
+            "of float, double, cfloat or cdouble types"
+        )
+    atol_t, rtol_t = _atol_rtol(A, atol, rtol)
+    return _pinv_op(A, atol=atol_t._data, rtol=rtol_t._data, hermitian=hermitian)
+
+
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    """``torch.pinverse``: :func:`pinv` with ``rtol=rcond``.
+
+    >>> import minigrad as torch
+    >>> torch.pinverse(torch.tensor([[2.0, 0.0], [0.0, 0.0]]))
+    tensor([[0.5000, 0.0000],
+            [0.0000, 0.0000]])
+    """
+    return pinv(input, rtol=rcond)
+
+
+def matrix_rank(A: Tensor, tol=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
+    """The number of singular values (absolute eigenvalues with ``hermitian``) above
+    ``max(atol, rtol * largest)`` (defaults as :func:`pinv`; ``tol`` is an older ``atol`` with
+    ``rtol=0``), as int64.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.matrix_rank(torch.tensor([[1.0, 2.0], [2.0, 4.0]]))
+    tensor(1)
+    """
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if A.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    atol_t, rtol_t = _atol_rtol(A, atol, rtol)
+    with no_grad():
+        S = eigvalsh(A).abs() if hermitian else svdvals(A)
+        if S.numel() == 0:
+            return zeros(S.shape[:-1], dtype=dtypes.int64, device=A.device)
+        bound = F.maximum(atol_t.unsqueeze(-1), rtol_t.unsqueeze(-1) * S.amax(-1, keepdim=True))
+        return (S > bound).sum(-1)
+
+
+def cond(A: Tensor, p=None) -> Tensor:
+    """The condition number ``norm(A, p) * norm(inv(A), p)``: by default (``p=None``, 2, -2) the
+    ratio of the largest and smallest singular values; ``'fro'``, ``'nuc'``, inf, -inf, 1 and -1
+    need square matrices, and a singular one gives inf.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.cond(torch.tensor([[2.0, 0.0], [0.0, 0.5]]))
+    tensor(4.)
+    """
+    if A.ndim < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    ord = 2 if p is None else p
+    if ord not in (2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc") or isinstance(ord, bool):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {ord}")
+    if A.numel() == 0:  # 0 for each matrix, as NumPy has no condition number for them
+        return zeros(A.shape[:-2], dtype=A.dtype if A.dtype.is_floating_point else None, device=A.device)
+    if ord in (2, -2):
+        _check_floating("linalg.svd", A)
+        S = svdvals(A)
+        largest, smallest = S.narrow(-1, 0, 1), S.narrow(-1, S.shape[-1] - 1, 1)
+        return (smallest / largest if ord == -2 else largest / smallest).squeeze(-1)
+    shown = ord if isinstance(ord, str) else ("inf" if ord == math.inf else "-inf" if ord == -math.inf else int(ord))
+    _check_square(f"linalg.cond(ord={shown})", A)
+    if ord == "nuc":
+        S = svdvals(A)
+        return S.sum(-1) * S.reciprocal().sum(-1)
+    inverse, info = inv_ex(A)
+    # in place, as PyTorch: the inverse LinalgInvExBackward0 saved changes, so backward fails there too
+    inverse.masked_fill_((info > 0).unsqueeze(-1).unsqueeze(-1), math.inf)
+    return (matrix_norm(A, ord) * matrix_norm(inverse, ord)).nan_to_num(math.inf, math.inf, -math.inf)
+
+
+# --- LU: lu_factor(_ex), lu, lu_unpack, lu_solve and the legacy torch.lu/lu_solve ---
+
+return_types_linalg_lu_factor = F._return_type("linalg_lu_factor", ("LU", "pivots"))
+return_types_linalg_lu_factor_ex = F._return_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+return_types_linalg_lu = F._return_type("linalg_lu", ("P", "L", "U"))
+return_types_lu_unpack = F._return_type("lu_unpack", ("P", "L", "U"))
+return_types__lu_with_info = F._return_type("_lu_with_info", ("LU", "pivots", "info"))
+
+
+def _check_lu_input(name: str, A: Tensor, pivot: bool) -> None:
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype._legacy_name}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+
+
+def _lu_factor_forward(xp, A, *, pivot):
+    LU, pivots, info = _lu_factor_arrays(xp, A)
+    return _column_major(xp, LU), pivots, info
+
+
+def _permutation(xp, pivots, m: int):
+    """The row order ``perm`` (``A[perm] = L @ U``) that LAPACK's sequential row swaps make."""
+    batch, k = pivots.shape[:-1], pivots.shape[-1]
+    swaps = pivots.reshape(math.prod(batch), k).astype(xp.int64) - 1
+    perm = xp.broadcast_to(xp.arange(m), (swaps.shape[0], m)).copy()
+    every = xp.arange(swaps.shape[0])
+    for i in range(k):
+        row_i, row_p = perm[:, i].copy(), perm[every, swaps[:, i]].copy()
+        perm[every, swaps[:, i]], perm[:, i] = row_i, row_p
+    return perm.reshape(batch + (m,))
+
+
+def _unpack_arrays(xp, LU, pivots, unpack_data: bool = True, unpack_pivots: bool = True):
+    """``(P, L, U)`` with ``A = P @ L @ U``: P from the pivots, L (unit diagonal, m x k) and U
+    (k x n) from the packed factors; an empty array for each part not asked for."""
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    empty = xp.zeros((0,), dtype=LU.dtype)
+    P = L = U = empty
+    if unpack_pivots:
+        perm = _permutation(xp, pivots, m)
+        P = (perm[..., None, :] == xp.arange(m)[:, None]).astype(LU.dtype)  # P[perm[i], i] = 1
+    if unpack_data:
+        L = xp.ascontiguousarray(xp.tril(LU[..., :, :k], -1) + xp.eye(m, k, dtype=LU.dtype))
+        U = xp.ascontiguousarray(xp.triu(LU[..., :k, :]))
+    return P, L, U
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor, Tensor]:
+    """LAPACK's LU factorization with partial pivoting (getrf): ``(LU, pivots, info)``, ``L``
+    (unit diagonal, not stored) and ``U`` packed in ``LU``, ``pivots`` (int32, 1-based) the row
+    swaps, ``info`` (int32) the first zero on U's diagonal (0: none). Any shape m x n.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.lu_factor_ex(torch.tensor([[1.0, 2.0], [3.0, 4.0]])).pivots
+    tensor([2, 2], dtype=torch.int32)
+    """
+    _check_lu_input("torch.lu_factor", A, pivot)
+    LU, pivots, info = LinalgLuFactorExBackward0.record((A,), _lu_factor_forward, {"pivot": pivot}, 1)
+    if LU.grad_fn is not None:
+        LU.grad_fn.params["pivots"] = pivots  # (PyTorch saves them: an output that is not differentiable)
+    if check_errors:
+        _check_lu_info(info, A.ndim > 2)
+    return return_types_linalg_lu_factor_ex(LU, pivots, info)
+
+
+def _check_lu_info(info: Tensor, batched: bool) -> None:
+    try:
+        _check_info(
+            info,
+            "torch.linalg.lu_factor: {where}U[{info},{info}] is zero and using it on lu_solve would result in a "
+            "division by zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) "
+            "or linalg.lu_factor_ex(A, pivot)",
+            batched,
+        )
+    except LinAlgError as error:  # PyTorch raises a plain RuntimeError here
+        raise RuntimeError(str(error)) from None
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor]:
+    """:func:`lu_factor_ex` that raises when U has a zero on its diagonal: ``(LU, pivots)``, for
+    :func:`lu_solve`.
+
+    >>> import minigrad as torch
+    >>> LU, pivots = torch.linalg.lu_factor(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> torch.linalg.lu_solve(LU, pivots, torch.tensor([[5.0], [11.0]]))
+    tensor([[1.],
+            [2.]])
+    """
+    LU, pivots, info = lu_factor_ex(A, pivot=pivot)
+    _check_lu_info(info, A.ndim > 2)
+    return return_types_linalg_lu_factor(LU, pivots)
+
+
+def _lu_backward(gL, gU, P: Tensor, L: Tensor, U: Tensor, pivot: bool) -> Tensor | None:
+    """PyTorch's linalg_lu_backward: square, wide (m < n) and tall (m > n) matrices."""
+    if gL is None and gU is None:
+        return None
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = None if gL is None else L.mH.matmul(gL).tril(-1)
+        if gU is not None:
+            gA = gU.matmul(U.mH).triu() if gA is None else gA + gU.matmul(U.mH).triu()
+        gA = solve_triangular(U.mH, gA, upper=False, left=False)
+        gA = solve_triangular(L.mH, gA, upper=True, unitriangular=True)
+    elif m < n:  # wide: U = [U1 U2]
+        U1 = U.narrow(-1, 0, k)
+        gA = None if gL is None else L.mH.matmul(gL)
+        if gU is not None:
+            gA = -gU.triu().matmul(U.mH) if gA is None else gA - gU.triu().matmul(U.mH)
+        gA = solve_triangular(U1.mH, gA.tril(-1), upper=False, left=False)
+        if gU is not None:
+            gA = F.cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        gA = solve_triangular(L.mH, gA, upper=True, unitriangular=True)
+        if gU is None:
+            gA = F.cat([gA, zeros_like(U.narrow(-1, k, n - k))], -1)
+    else:  # tall: L = [L1; L2]
+        L1 = L.narrow(-2, 0, k)
+        gA = None if gU is None else gU.matmul(U.mH)
+        if gL is not None:
+            gA = -L.mH.matmul(gL.tril(-1)) if gA is None else gA - L.mH.matmul(gL.tril(-1))
+        gA = solve_triangular(L1.mH, gA.triu(), upper=True, unitriangular=True)
+        if gL is not None:
+            gA = F.cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        gA = solve_triangular(U.mH, gA, upper=False, left=False)
+        if gL is None:
+            gA = F.cat([gA, zeros_like(L.narrow(-2, k, m - k))], -2)
+    return P.matmul(gA) if pivot else gA
+
+
+def _lu_factor_grad(grads, LU, pivot, pivots):
+    """PyTorch's lu_factor_ex_backward: unpack (recorded, for double backward), then as linalg.lu."""
+    P, L, U = lu_unpack(LU, pivots, unpack_pivots=pivot)
+    k = min(LU.shape[-2:])
+    g = grads[0]
+    return (_lu_backward(g.narrow(-1, 0, k), g.narrow(-2, 0, k), P, L, U, pivot),)
+
+
+LinalgLuFactorExBackward0 = F._results_node(
+    "LinalgLuFactorExBackward0", _lu_factor_grad, inputs=("A",), saves=(), results=("LU",)
+)
+
+
+def _only_differentiable(P: Tensor, node_params: dict) -> None:
+    """``P`` is output 0 of the node but, as in PyTorch, not differentiable: it keeps no grad_fn
+    (the rule reads it from the node's parameters)."""
+    if P.grad_fn is not None:
+        node_params["P"] = P
+        P._requires_grad, P._grad_fn, P._output_nr = False, None, 0
+
+
+def lu(A: Tensor, *, pivot: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+    """``A = P @ L @ U``: a permutation ``P``, ``L`` lower triangular with a unit diagonal
+    (m x k) and ``U`` upper triangular (k x n), k = min(m, n).
+
+    >>> import minigrad as torch
+    >>> P, L, U = torch.linalg.lu(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    >>> P @ L @ U
+    tensor([[1., 2.],
+            [3., 4.]])
+    """
+    _check_lu_input("linalg.lu", A, pivot)
+
+    def forward(xp, A, *, pivot):
+        LU, pivots, _ = _lu_factor_arrays(xp, A)
+        return _unpack_arrays(xp, LU, pivots)
+
+    P, L, U = LinalgLuBackward0.record((A,), forward, {"pivot": pivot}, 3)
+    if L.grad_fn is not None:
+        _only_differentiable(P, L.grad_fn.params)
+    return return_types_linalg_lu(P, L, U)
+
+
+LinalgLuBackward0 = F._results_node(
+    "LinalgLuBackward0",
+    lambda grads, L, U, pivot, P: (_lu_backward(grads[1], grads[2], P, L, U, pivot),),
+    inputs=("A",),
+    saves=(),
+    results=(None, "L", "U"),
+)
+
+
+def _lu_unpack_grad(grads, LU_data_shape, unpack_data, unpack_pivots, P=None):
+    """PyTorch's lu_unpack_backward: each factor's triangle goes back where it was packed."""
+    gL, gU = grads[1], grads[2]
+    if gL is None and gU is None:
+        return None, None
+    m, n = LU_data_shape[-2:]
+    k = min(m, n)
+    parts = []
+    if m <= n:
+        if gL is not None:
+            parts.append(gL.tril(-1))
+        if gU is not None:
+            parts.append(gU.narrow(-1, 0, k).triu())
+        square = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+        if m == n:
+            return square, None
+        rest = gU.narrow(-1, k, n - k) if gU is not None else square.new_zeros(square.shape[:-1] + (n - k,))
+        return F.cat([square, rest], -1), None
+    if gU is not None:
+        parts.append(gU.triu())
+    if gL is not None:
+        parts.append(gL.narrow(-2, 0, k).tril(-1))
+    square = parts[0] if len(parts) == 1 else parts[0] + parts[1]
+    rest = gL.narrow(-2, k, m - k) if gL is not None else square.new_zeros(square.shape[:-2] + (m - k, k))
+    return F.cat([square, rest], -2), None
+
+
+LuUnpackBackward0 = F._results_node(
+    "LuUnpackBackward0", _lu_unpack_grad, inputs=("LU_data", "LU_pivots"), saves=(), results=()
+)
+
+
+def lu_unpack(
+    LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True
+) -> tuple[Tensor, Tensor, Tensor]:
+    """``(P, L, U)`` from :func:`lu_factor`'s ``(LU, pivots)`` (``torch.lu_unpack``); a part not
+    unpacked is an empty tensor.
+
+    >>> import minigrad as torch
+    >>> torch.lu_unpack(*torch.linalg.lu_factor(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))).P
+    tensor([[0., 1.],
+            [1., 0.]])
+    """
+    if LU_data.ndim < 2:
+        raise RuntimeError(
+            f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {list(LU_data.shape)} instead"
+        )
+    if LU_pivots.dtype.name != "int32":
+        raise RuntimeError(
+            "torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+            "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor"
+        )
+    params = {"LU_data_shape": tuple(LU_data.shape), "unpack_data": unpack_data, "unpack_pivots": unpack_pivots}
+    P, L, U = LuUnpackBackward0.record(
+        (LU_data, LU_pivots),
+        lambda xp, LU, pivots, **kw: _unpack_arrays(xp, LU, pivots, unpack_data, unpack_pivots),
+        params,
+        3,
+    )
+    if L.grad_fn is not None:
+        _only_differentiable(P, L.grad_fn.params)
+    return return_types_lu_unpack(P, L, U)
+
+
+def _lu_solve_forward(xp, LU, pivots, B, *, left, adjoint):
+    if not left:  # X A = B is A^H X^H = B^H (and X A^H = B is A X^H = B^H)
+        X = _lu_solve_forward(xp, LU, pivots, xp.swapaxes(B, -1, -2), left=True, adjoint=not adjoint)
+        return xp.ascontiguousarray(xp.swapaxes(X, -1, -2))
+    if not adjoint:
+        return _column_major(xp, _lu_solve_arrays(xp, LU, pivots, B))
+    # A^H X = B with A = P L U: X = P L^-H U^-H B
+    P, _, _ = _unpack_arrays(xp, LU, pivots, unpack_data=False)
+    LUh = xp.swapaxes(LU, -1, -2)
+    with xp.errstate(divide="ignore", invalid="ignore") if xp.__name__ == "numpy" else _nothing():
+        Y = _substitute(xp, LUh, B, upper=False, unit=False)
+        return _column_major(xp, P @ _substitute(xp, LUh, Y, upper=True, unit=True))
+
+
+def _lu_solve_grad_LU(gX: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left: bool, adjoint: bool) -> Tensor:
+    """PyTorch's linalg_lu_solve_LU."""
+    P, L, U = lu_unpack(LU, pivots, unpack_pivots=left == adjoint)
+    if left != adjoint:
+        gR = solve_triangular(U.mH, -(gX if left else gX.mH).matmul(X.mH if left else X), upper=False)
+        gL = solve_triangular(L.mH, gR.matmul(U.mH), upper=True, unitriangular=True).tril(-1)
+        return gL + gR.triu()
+    gR = -P.mT.matmul(X if left else X.mH).matmul(gX.mH if left else gX).matmul(P)
+    gR = solve_triangular(L.mH, gR, upper=True, left=False, unitriangular=True)
+    gU = solve_triangular(U.mH, L.mH.matmul(gR), upper=False, left=False).triu()
+    return gR.tril(-1) + gU
+
+
+_lu_solve_op = Op(
+    "LinalgLuSolveBackward0",
+    lambda xp, LU, pivots, B, *, left, adjoint: _lu_solve_forward(xp, LU, pivots, B, left=left, adjoint=adjoint),
+    LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grad_LU(grad, LU, pivots, result, left, adjoint),
+    pivots=lambda grad: None,
+    B=lambda grad, LU, pivots, left, adjoint: lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint),
+)
+
+
+def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoint: bool = False) -> Tensor:
+    """The solution of ``A X = B`` from :func:`lu_factor`'s ``(LU, pivots)`` of ``A`` (``X A = B``
+    with ``left=False``; ``A^H`` for ``A`` with ``adjoint``). Batch dimensions broadcast.
+
+    >>> import minigrad as torch
+    >>> LU, pivots = torch.linalg.lu_factor(torch.tensor([[2.0, 0.0], [0.0, 4.0]]))
+    >>> torch.linalg.lu_solve(LU, pivots, torch.tensor([[2.0], [2.0]]))
+    tensor([[1.0000],
+            [0.5000]])
+    """
+    name = "linalg.lu_solve"
+    if LU.ndim < 2:
+        raise RuntimeError(f"torch.{name}: The input tensor A must have at least 2 dimensions.")
+    _check_square(f"torch.{name}", LU)
+    if B.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    if pivots.dtype.name != "int32":
+        raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type torch.int32")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(
+            f"{name}: Expected LU and B to have the same dtype, but found LU of type {LU.dtype._legacy_name} "
+            f"and B of type {B.dtype._legacy_name} instead"
+        )
+    n = LU.shape[-1]
+    if B.shape[-2 if left else -1] != n:
+        raise RuntimeError(
+            f"{name}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
+            f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
+        )
+    F.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    return _lu_solve_op(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+def torch_lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
+    """``torch.lu`` (deprecated in PyTorch for :func:`lu_factor`): ``(LU, pivots)``, and ``infos``
+    with ``get_infos``; a zero pivot does not raise (as in PyTorch, whatever ``get_infos``).
+
+    >>> import minigrad as torch
+    >>> torch.lu(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))[1]
+    tensor([2, 2], dtype=torch.int32)
+    """
+    warnings.warn(
+        "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed "
+        "in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\n"
+        "LU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+        "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
+        "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)",
+        UserWarning,
+        stacklevel=2,
+    )
+    LU, pivots, infos = lu_factor_ex(A, pivot=pivot)
+    return return_types__lu_with_info(LU, pivots, infos) if get_infos else (LU, pivots)
+
+
+def torch_lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+    """``torch.lu_solve`` (deprecated in PyTorch): :func:`lu_solve` with its arguments reversed.
+
+    >>> import minigrad as torch
+    >>> LU, pivots = torch.linalg.lu_factor(torch.tensor([[2.0, 0.0], [0.0, 4.0]]))
+    >>> torch.lu_solve(torch.tensor([[2.0], [4.0]]), LU, pivots)
+    tensor([[1.],
+            [1.]])
+    """
+    warnings.warn(
+        "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future PyTorch "
+        "release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\n"
+        "should be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)",
+        UserWarning,
+        stacklevel=2,
+    )
+    return lu_solve(LU_data, LU_pivots, b)
+
+
+Tensor.lu, Tensor.lu_solve = torch_lu, torch_lu_solve
+
+
+# --- least squares ---
+
+return_types_linalg_lstsq = F._return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def _lstsq_forward(xp, A, B, *, rcond, driver, vector):
+    """LAPACK's least squares through the SVD: the minimum-norm solution among the singular values
+    above ``rcond * largest`` (gels: all of them), and the extra results each driver gives."""
+    Bm = B[..., None] if vector else B
+    m, n = A.shape[-2:]
+    batch = xp.broadcast_shapes(A.shape[:-2], Bm.shape[:-2])
+    nrhs, k = Bm.shape[-1], min(m, n)
+    A = xp.broadcast_to(A, batch + (m, n))
+    Bm = xp.broadcast_to(Bm, batch + (m, nrhs))
+    if A.size == 0:
+        S = xp.zeros(batch + (k,), dtype=A.dtype)
+        X = xp.zeros(batch + (n, nrhs), dtype=A.dtype)
+    else:
+        U, S, Vh = xp.linalg.svd(A, full_matrices=False)
+        kept = S > rcond * S[..., :1] if driver != "gels" else S != 0
+        Sinv = xp.where(kept, 1 / xp.where(kept, S, 1), 0).astype(A.dtype)
+        X = xp.swapaxes(Vh, -1, -2) @ (Sinv[..., None] * (xp.swapaxes(U, -1, -2) @ Bm))
+    rank = (S > rcond * S[..., :1]).sum(-1) if S.shape[-1] else xp.zeros(batch, dtype=xp.int64)
+    empty = xp.zeros((0,), dtype=A.dtype)
+    residuals = empty
+    if m > n and A.size and (driver == "gels" or (driver != "gelsy" and bool((rank == n).all()))):
+        residuals = ((A @ X - Bm) ** 2).sum(-2)
+    # LAPACK writes the solution into B's buffer, max(m, n) rows by column: PyTorch returns a view of it
+    buffer = xp.zeros(batch + (nrhs, max(m, n)), dtype=A.dtype)
+    buffer[..., :n] = xp.swapaxes(X, -1, -2)
+    X = xp.swapaxes(buffer, -1, -2)[..., :n, :]
+    X = X[..., 0] if vector else X
+    rank = xp.zeros((0,), dtype=xp.int64) if driver == "gels" else rank.astype(xp.int64)
+    singular_values = S if driver in ("gelsd", "gelss") else empty
+    return X, residuals, rank, singular_values
+
+
+def _lstsq_grad(grads, self, b, solution, vector):
+    """PyTorch's linalg_lstsq_backward (through the pseudo-inverse), plus the gradient of the
+    residuals ``|A X - B|^2``, in which X's own change does not count (it is optimal)."""
+    gX, gR = grads
+    A, B = self, (b.unsqueeze(-1) if vector else b)
+    gA = gB = None
+    if gX is not None:
+        gX = gX.unsqueeze(-1) if vector else gX
+        pinvA = pinv(A)
+        gA = _pinv_grad(gX.matmul(B.mH), A, pinvA)
+        gB = pinvA.mH.matmul(gX)
+    if gR is not None and gR.numel():
+        X = solution.unsqueeze(-1) if vector else solution
+        weighted = (A.matmul(X) - B) * gR.unsqueeze(-2)
+        gA = 2 * weighted.matmul(X.mH) if gA is None else gA + 2 * weighted.matmul(X.mH)
+        gB = -2 * weighted if gB is None else gB - 2 * weighted
+    return gA, (gB.squeeze(-1) if vector and gB is not None else gB)
+
+
+LinalgLstsqBackward0 = F._results_node(
+    "LinalgLstsqBackward0", _lstsq_grad, inputs=("self", "b"), saves=("self", "b"), results=("solution",)
+)
+
+
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None):
+    """The least-squares solution of ``A X = B``: ``(solution, residuals, rank, singular_values)``.
+    ``driver`` as LAPACK's: ``'gelsy'`` (default: rank), ``'gels'`` (full rank assumed; residuals),
+    ``'gelsd'``/``'gelss'`` (rank, singular values; residuals when of full rank). Residuals (the
+    squared error of each column) come only for tall matrices (m > n). Singular values up to
+    ``rcond * largest`` (default eps * max(m, n)) count as 0.
+
+    >>> import minigrad as torch
+    >>> A = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> torch.linalg.lstsq(A, torch.tensor([[1.0], [1.0], [3.0]]), driver="gels").residuals
+    tensor([0.3333])
+    """
+    name = "torch.linalg.lstsq"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError(f"{name}: other must have at least 1 dimension.")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(
+            f"{name}: Expected input and other to have the same dtype, but got input's dtype "
+            f"{A.dtype._legacy_name} and other's dtype {B.dtype._legacy_name}"
+        )
+    vector = B.ndim == A.ndim - 1
+    if A.shape[-2] != B.shape[-1 if vector else -2]:
+        raise RuntimeError(f"{name}: input.size(-2) should match other.size({-1 if vector else -2})")
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError(f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if A.dtype.name not in ("float32", "float64"):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    F.broadcast_shapes(A.shape[:-2], B.shape[: -1 if vector else -2])
+    rcond = dtypes.finfo(A.dtype).eps * max(A.shape[-2:]) if rcond is None or rcond < 0 else rcond
+    params = {"rcond": rcond, "driver": driver, "vector": vector}
+    found = LinalgLstsqBackward0.record((A, B), _lstsq_forward, params, 2)
+    if found[0].grad_fn is not None:
+        for key in ("rcond", "driver"):  # the rule does not read them
+            found[0].grad_fn.params.pop(key)
+    return return_types_linalg_lstsq(*found)
+
+
+# --- eig: complex results ---
+
+
+def _no_complex(name: str):
+    raise NotImplementedError(
+        f"{name} returns complex tensors in PyTorch, and minigrad has no complex dtype. For a symmetric "
+        "matrix use torch.linalg.eigh or torch.linalg.eigvalsh, which return real tensors."
+    )
+
+
+def eig(A: Tensor) -> tuple[Tensor, Tensor]:
+    """Not available: the eigenvalues of a general matrix are complex, and minigrad has no complex
+    dtype. For a symmetric matrix, use :func:`eigh`.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.eigh(torch.tensor([[2.0, 1.0], [1.0, 2.0]])).eigenvalues
+    tensor([1., 3.])
+    """
+    _no_complex("torch.linalg.eig")
+
+
+def eigvals(A: Tensor) -> Tensor:
+    """Not available (complex results); for a symmetric matrix, use :func:`eigvalsh`.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.eigvalsh(torch.tensor([[2.0, 1.0], [1.0, 2.0]]))
+    tensor([1., 3.])
+    """
+    _no_complex("torch.linalg.eigvals")
+
+
+def torch_eig(input: Tensor, eigenvectors: bool = False):
+    """``torch.eig``, removed from PyTorch (1.9): raises its error, pointing to ``torch.linalg.eig``.
+
+    >>> import minigrad as torch
+    >>> torch.linalg.eigvalsh(torch.eye(2))
+    tensor([1., 1.])
+    """
+    raise RuntimeError(
+        "This function was deprecated since version 1.9 and is now removed. `torch.linalg.eig` returns complex "
+        "tensors of dtype `cfloat` or `cdouble` rather than real tensors mimicking complex tensors. (minigrad has "
+        "no complex dtype: for a symmetric matrix use torch.linalg.eigh.)"
+    )
+
+
+Tensor.matrix_exp, Tensor.pinverse, Tensor.eig = matrix_exp, pinverse, torch_eig
