@@ -170,3 +170,7 @@ from .nn._toplevel import (  # noqa: E402
     max_pool3d,
     pdist,
 )
+
+# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+# isort: split
+from .nn.functional import _weight_norm, norm_except_dim  # noqa: E402, F401

@@ -244,6 +244,22 @@ __all__ = [
     "utils",
 ]
 
+# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+from .transformer import (  # noqa: E402
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+
+__all__ += [
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+]
 
 # --- 3-d and transposed convolutions (H3) ---
 from .activation import Dropout3d  # noqa: E402

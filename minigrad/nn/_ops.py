@@ -1644,6 +1644,41 @@ avg_pool3d_channels_backward_op = Op(
 )
 
 
+# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+# _weight_norm's fused kernel (dim 0 or the last): w = v * g / ||v|| with the norm over every dim
+# but ``dim``. Its rules are PyTorch's _weight_norm_differentiable_backward, in minigrad ops.
+def _norms_except(v, dim):
+    """||v|| over every dim but ``dim`` (kept as size 1), of a tensor."""
+    return v.norm(2, [d for d in range(v.ndim) if d != dim], keepdim=True)
+
+
+def _weight_norm_forward(xp, v, g, dim):
+    axes = tuple(d for d in range(v.ndim) if d != dim)
+    return v * (g / xp.sqrt((v * v).sum(axis=axes, keepdims=True)))
+
+
+def _weight_norm_grad_g(grad, v, dim):
+    """The gradient of ``g``: the projection of ``grad`` on ``v / ||v||``, per slice along ``dim``."""
+    return (grad * v).sum([d for d in range(v.ndim) if d != dim], keepdim=True) / _norms_except(v, dim)
+
+
+def _weight_norm_grad_v(grad, v, g, dim):
+    """The gradient of ``v``: ``g / ||v||`` times what of ``grad`` is not along ``v``."""
+    norm = _norms_except(v, dim)
+    return g / norm * (grad - v * _weight_norm_grad_g(grad, v, dim) / norm)
+
+
+weight_norm_interface_op = Op(
+    "WeightNormInterfaceBackward0",
+    lambda xp, v, g, *, dim: _weight_norm_forward(xp, v, g, dim),
+    v=lambda grad, v, g, dim: _weight_norm_grad_v(grad, v, g, dim),
+    g=lambda grad, v, dim: _weight_norm_grad_g(grad, v, dim),
+)
+
+
+norm_all_op = Op("NormBackward0", norm_op.forward, **norm_op.rules)  # ATen's norm(p) of all elements
+
+
 # --- 3-d and transposed convolutions (H3) ---
 # 3-d pooling reuses the 2-d pooling's array helpers on a (..., D, H*W) view of the volume: a flat
 # position in that "plane" is the flat position in the (D, H, W) volume, which is what PyTorch's

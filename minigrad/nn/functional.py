@@ -1109,6 +1109,10 @@ def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
         if input.ndim < 2:
             raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
         shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
+    order = None if feature else _memory_order(input)  # drawn in the input's memory order, as PyTorch's
+    if order is not None:
+        drawn = zeros([shape[d] for d in order], dtype=input.dtype, device=input.device).bernoulli_(1 - p)
+        return drawn.permute([order.index(d) for d in range(input.ndim)])
     return zeros(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)  # PyTorch's draws
 
 
@@ -2711,6 +2715,52 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
 
 from .attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402, F401 (exported)
+
+
+# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+def _memory_order(input: Tensor) -> tuple[int, ...] | None:
+    """The dims of ``input`` from the slowest to the fastest in memory, where it is dense and not
+    overlapping but not row-major (a transpose); else None. PyTorch's ``empty_like`` keeps such a
+    layout, so a random mask drawn for it (dropout's) is filled in memory order."""
+    if input.is_contiguous():
+        return None
+    strides = input.stride()
+    dims = sorted((d for d in range(input.ndim) if input.shape[d] != 1), key=lambda d: -strides[d])
+    expected = 1
+    for d in reversed(dims):  # dense: each stride is the product of the sizes inside it
+        if strides[d] != expected:
+            return None
+        expected *= input.shape[d]
+    return (*(d for d in range(input.ndim) if input.shape[d] == 1), *dims)
+
+
+def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
+    """The ``pow``-norm of ``v`` over every dim but ``dim`` (kept, the others of size 1); over all
+    of ``v`` for ``dim=-1``. PyTorch's ``torch.norm_except_dim``, with its nodes.
+
+    >>> import minigrad as torch
+    >>> torch.norm_except_dim(torch.tensor([[3.0, 4.0], [0.0, 1.0]]), 2, 0)
+    tensor([[5.],
+            [1.]])
+    """
+    if dim == -1:  # ATen's norm (NormBackward0/1), not linalg.vector_norm as Tensor.norm records
+        return _ops.norm_all_op(v, p=pow, dim=None, keepdim=False)
+    if dim == 0:
+        rows = _ops.norm_dim_op(v.contiguous().view(v.shape[0], -1), p=pow, dim=(1,), keepdim=False)
+        return rows.view(v.shape[0], *(1,) * (v.ndim - 1))
+    if dim == v.ndim - 1:
+        cols = _ops.norm_dim_op(v.contiguous().view(-1, v.shape[-1]), p=pow, dim=(0,), keepdim=False)
+        return cols.view(*(1,) * (v.ndim - 1), v.shape[-1])
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
+    """``v * g / norm_except_dim(v, 2, dim)``: one fused node (``WeightNormInterfaceBackward0``)
+    for ``dim`` 0 or the last, as PyTorch's CPU kernel; else its composite ops."""
+    v, g = v.contiguous(), g.contiguous()
+    if dim in (0, v.ndim - 1) and v.dtype is not dtypes.float16 and g.dtype is not dtypes.float16:
+        return _ops.weight_norm_interface_op(v, g, dim=dim)
+    return v * (g / norm_except_dim(v, 2, dim))
 
 
 # --- 3-d and transposed convolutions (H3) ---

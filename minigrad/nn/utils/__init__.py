@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import linalg
-from ..autograd.grad_mode import no_grad
-from ..factories import tensor
-from ..functions import cat, stack
-from ..tensor import Tensor
+from ... import linalg
+from ...autograd.grad_mode import no_grad
+from ...factories import tensor
+from ...functions import cat, stack
+from ...tensor import Tensor
 
 __all__ = [
     "clip_grad_norm_",
@@ -170,3 +170,18 @@ def clip_grads_with_norm_(
     scale = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
     for g in grads:
         g.mul_(scale.to(g.dtype))
+
+
+# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+# isort: split
+from . import parametrizations, parametrize  # noqa: E402
+from ._hooks_norms import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm  # noqa: E402
+
+__all__ += [
+    "parametrizations",
+    "parametrize",
+    "remove_spectral_norm",
+    "remove_weight_norm",
+    "spectral_norm",
+    "weight_norm",
+]
