@@ -174,3 +174,15 @@ from .nn._toplevel import (  # noqa: E402
 # --- Transformer, parametrizations, EmbeddingBag (H4) ---
 # isort: split
 from .nn.functional import _weight_norm, norm_except_dim  # noqa: E402, F401
+
+# --- window functions, empty_strided, asarray (H5) ---
+# isort: split
+from .factories import (  # noqa: E402
+    asarray,
+    bartlett_window,
+    blackman_window,
+    empty_strided,
+    hamming_window,
+    hann_window,
+    kaiser_window,
+)

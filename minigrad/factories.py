@@ -427,3 +427,203 @@ HalfTensor = _legacy_constructor("HalfTensor", dtypes.float16)
 LongTensor = _legacy_constructor("LongTensor", dtypes.int64)
 IntTensor = _legacy_constructor("IntTensor", dtypes.int32)
 BoolTensor = _legacy_constructor("BoolTensor", dtypes.bool)
+
+
+# --- window functions, empty_strided, asarray (H5) ---
+def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad: bool, values) -> Tensor:
+    """A window of ``window_length`` samples from ``values(n)`` (the symmetric window of ``n``
+    samples, as float64 NumPy values); a periodic one is the symmetric one of ``n + 1`` without
+    its last sample, as PyTorch makes it."""
+    dtype = dtype or dtypes.get_default_dtype()
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point dtypes, got: {dtype}")
+    if window_length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={window_length}")
+    device = backend.as_device(device)
+    numpy = backend.xp(backend.CPU)
+    if window_length <= 1:
+        host = numpy.ones(window_length)
+    else:
+        n = window_length + 1 if periodic else window_length
+        host = values(numpy, numpy.arange(n, dtype="float64"), n)[:window_length]
+    return _finish(backend.asarray(host, dtype, device), requires_grad)
+
+
+def hann_window(
+    window_length: int, periodic: bool = True, *, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
+    """The Hann window: ``0.5 - 0.5 cos(2 pi k / (N - 1))``.
+
+    >>> import minigrad as torch
+    >>> torch.hann_window(4)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000])
+    """
+    return hamming_window(
+        window_length, periodic, 0.5, 0.5, dtype=dtype, device=device, requires_grad=requires_grad, name="hann_window"
+    )
+
+
+def hamming_window(
+    window_length: int,
+    periodic: bool = True,
+    alpha: float = 0.54,
+    beta: float = 0.46,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad: bool = False,
+    name: str = "hamming_window",
+) -> Tensor:
+    """The generalized Hamming window: ``alpha - beta cos(2 pi k / (N - 1))``.
+
+    >>> import minigrad as torch
+    >>> torch.hamming_window(3, periodic=False)
+    tensor([0.0800, 1.0000, 0.0800])
+    """
+    return _window(
+        name,
+        window_length,
+        periodic,
+        dtype,
+        device,
+        requires_grad,
+        lambda np, k, n: alpha - beta * np.cos(k * (2 * math.pi / (n - 1))),
+    )
+
+
+def blackman_window(
+    window_length: int, periodic: bool = True, *, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
+    """The Blackman window: ``0.42 - 0.5 cos(2 pi k / (N - 1)) + 0.08 cos(4 pi k / (N - 1))``.
+
+    >>> import minigrad as torch
+    >>> torch.blackman_window(3, periodic=False).abs()
+    tensor([0., 1., 0.])
+    """
+    return _window(
+        "blackman_window",
+        window_length,
+        periodic,
+        dtype,
+        device,
+        requires_grad,
+        lambda np, k, n: 0.08 * np.cos(k * (4 * math.pi / (n - 1))) - 0.5 * np.cos(k * (2 * math.pi / (n - 1))) + 0.42,
+    )
+
+
+def bartlett_window(
+    window_length: int, periodic: bool = True, *, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
+    """The Bartlett (triangular) window: rising from 0 to 1 and falling back.
+
+    >>> import minigrad as torch
+    >>> torch.bartlett_window(5, periodic=False)
+    tensor([0.0000, 0.5000, 1.0000, 0.5000, 0.0000])
+    """
+
+    def triangle(np, k, n):
+        w = k * (2.0 / (n - 1))
+        half = ((n - 1) >> 1) + 1
+        w[half:] = 2 - w[half:]
+        return w
+
+    return _window("bartlett_window", window_length, periodic, dtype, device, requires_grad, triangle)
+
+
+def kaiser_window(
+    window_length: int,
+    periodic: bool = True,
+    beta: float = 12.0,
+    *,
+    dtype=None,
+    device=None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """The Kaiser window: ``I0(beta sqrt(1 - (2k / (N - 1) - 1)^2)) / I0(beta)``.
+
+    >>> import minigrad as torch
+    >>> torch.kaiser_window(3, periodic=False, beta=0.0)
+    tensor([1., 1., 1.])
+    """
+
+    def kaiser(np, k, n):
+        alpha = (n - 1) / 2.0
+        return np.i0(beta * np.sqrt(np.clip(1 - ((k - alpha) / alpha) ** 2, 0, None))) / np.i0(beta)
+
+    return _window("kaiser_window", window_length, periodic, dtype, device, requires_grad, kaiser)
+
+
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ``size`` laid out with ``stride`` (in elements) in new memory (zeros here).
+
+    >>> import minigrad as torch
+    >>> torch.empty_strided((2, 3), (1, 2)).stride()
+    (1, 2)
+    """
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(
+            f"dimensionality of sizes ({len(size)}) must match dimensionality of strides ({len(stride)})"
+        )
+    if any(s < 0 for s in stride) or any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}")
+    dtype = dtype or dtypes.get_default_dtype()
+    device = backend.as_device(device)
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(size) else 0
+    with backend.on(device):
+        block = backend.xp(device).zeros(extent, dtype=backend.array_dtype(dtype))
+    if not all(size):
+        return _finish(backend.xp(device).zeros(size, dtype=block.dtype), requires_grad)
+    itemsize = block.itemsize
+    data = backend.xp(device).lib.stride_tricks.as_strided(block, size, tuple(s * itemsize for s in stride))
+    if type(block) is backend.CPU_ARRAY:  # a view whose base is the block (storage_offset() follows .base)
+        data = backend.CPU_ARRAY(size, block.dtype, buffer=block, strides=tuple(s * itemsize for s in stride))
+    return _finish(data, requires_grad)
+
+
+def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_grad: bool | None = None) -> Tensor:
+    """``obj`` as a tensor, sharing its memory when it can (a tensor or an array of the right dtype
+    and device) unless ``copy=True``; ``copy=False`` refuses to copy. The result is a leaf that
+    requires grad as ``requires_grad`` says (a tensor's own setting by default).
+
+    >>> import minigrad as torch
+    >>> import numpy as np
+    >>> a = np.zeros(2)
+    >>> t = torch.asarray(a)
+    >>> t[0] = 1.0
+    >>> a
+    array([1., 0.])
+    """
+    target = backend.as_device(device) if device is not None else None
+    if isinstance(obj, Tensor) or backend.is_array(obj):
+        t = obj if isinstance(obj, Tensor) else Tensor._make(obj)
+        other_dtype = dtype is not None and dtype is not t.dtype
+        other_device = target is not None and target != t.device
+        if copy is False and (other_dtype or other_device):
+            if other_dtype:
+                raise ValueError(
+                    f"can't alias tensor with dtype '{t.dtype._legacy_name[:-6]}' into dtype '{dtype._legacy_name[:-6]}'."
+                )
+            raise ValueError(f"can't alias tensor from device '{t.device}' to '{target}'.")
+        if other_dtype or other_device:  # (recorded, as PyTorch's: ToCopyBackward0)
+            t = t.to(device=target or t.device, dtype=dtype or t.dtype, copy=bool(copy))
+        elif copy:
+            t = t.clone()  # (CloneBackward0)
+        # As PyTorch: requires_grad is set on a leaf (the object given too); a non-leaf is detached
+        # for requires_grad=False and kept as it is for True.
+        if requires_grad is None:
+            if obj.requires_grad if isinstance(obj, Tensor) else False:
+                warnings.warn(
+                    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
+                    "Pass requires_grad=False explicitly to get the old behavior and silence this warning.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+        elif t.is_leaf:
+            t.requires_grad_(requires_grad)
+        elif not requires_grad:
+            t = t.detach()
+        return t
+    if copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    return tensor(obj, dtype=dtype, device=device, requires_grad=bool(requires_grad))

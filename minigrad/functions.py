@@ -1589,11 +1589,31 @@ def mul(input, other) -> Tensor:
     return _binary(mul_op, input, other)
 
 
-def div(input, other, *, rounding_mode: str | None = None) -> Tensor:
-    """True division (integers give floats), or ``rounding_mode='floor'|'trunc'`` (zero gradient)."""
+class _NotGiven:
+    """The default of an argument whose being left out differs from its being given as None."""
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_NOT_GIVEN = _NotGiven()
+
+
+def div(input, other, *, rounding_mode: str | None = _NOT_GIVEN) -> Tensor:
+    """True division (integers give floats), or ``rounding_mode='floor'|'trunc'`` (zero gradient).
+    As in PyTorch, ``rounding_mode=None`` given is recorded as ``DivBackward2`` (left out:
+    ``DivBackward0``).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([3.0], requires_grad=True)
+    >>> torch.div(x, 2), torch.div(x, 2, rounding_mode=None)
+    (tensor([1.5000], grad_fn=<DivBackward0>), tensor([1.5000], grad_fn=<DivBackward2>))
+    """
     if not isinstance(input, Tensor):
         return reciprocal(other) * input
-    if rounding_mode is not None:
+    if rounding_mode is None:
+        return _binary(div_none_op, input, other, float_result=True, rounding_mode=None)
+    if rounding_mode is not _NOT_GIVEN:
         if rounding_mode not in ("floor", "trunc"):
             raise ValueError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
@@ -5639,7 +5659,11 @@ def einsum(equation: str, *operands) -> Tensor:
     tensor([[11.]])
     >>> torch.einsum('ii', torch.tensor([[1, 2], [3, 4]]))
     tensor(5)
+    >>> torch.einsum(torch.tensor([[1, 2], [3, 4]]), [0, 0])  # the sublist form: 'AA'
+    tensor(5)
     """
+    if isinstance(equation, Tensor):  # the sublist form: operand, its subscripts (ints), ..., [output]
+        equation, operands = _einsum_sublists((equation, *operands))
     if not isinstance(equation, str):
         raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not {type(equation).__name__}")
     while len(operands) == 1 and isinstance(operands[0], list | tuple):  # one list of operands (unpacked as PyTorch does)
@@ -5716,6 +5740,31 @@ def einsum(equation: str, *operands) -> Tensor:
             operand = sum(operand, tuple(own_b), keepdim=True)
         result = _sumproduct_pair(result, operand, sum_dims)
     return view(result, tuple(sizes[label] for label in output)) if summed else result
+
+
+def _einsum_sublists(args: tuple) -> tuple[str, tuple]:
+    """The equation and operands of einsum's sublist form, as PyTorch converts them: subscripts 0 to
+    25 are ``A`` to ``Z``, 26 to 51 ``a`` to ``z``, ``Ellipsis`` is ``...``; a last odd list is
+    the output's."""
+    if len(args) < 2:
+        raise ValueError(
+            "einsum(): must specify the equation string and at least one operand, or at least one operand and its "
+            "subscripts list"
+        )
+
+    def letter(n) -> str:
+        if n is Ellipsis:
+            return "..."
+        if 0 <= n < 26:
+            return chr(ord("A") + n)
+        if 26 <= n < 52:
+            return chr(ord("a") + n - 26)
+        raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+    equation = ",".join("".join(letter(n) for n in term) for term in args[1::2])
+    if len(args) % 2:
+        return equation + "->" + "".join(letter(n) for n in args[-1]), args[:-1:2]
+    return equation, args[::2]
 
 
 def _einsum_subscripts(equation: str, operands: tuple) -> tuple[list[str], str | None]:
@@ -7390,6 +7439,659 @@ def set_num_threads(int: int) -> None:  # noqa: A002 - PyTorch's parameter name
     else:
         threadpool_limits(int)
     _num_threads = int
+
+
+# ----------------------------------------------------------------------------------------------
+# --- in-place shape changes, as_strided, small functions (H5) ---
+# ----------------------------------------------------------------------------------------------
+# The in-place shape changes (x.t_(), x.unsqueeze_(0)) are PyTorch's other overloads of the view
+# ops: the same forward and rule, their own node names.
+t_inplace_view_op = Op("TBackward1", t_op.forward, view=True, **t_op.rules)
+transpose_inplace_view_op = Op("TransposeBackward1", transpose_op.forward, view=True, **transpose_op.rules)
+squeeze_inplace_all_op = Op("SqueezeBackward3", squeeze_op.forward, view=True, **squeeze_op.rules)
+squeeze_inplace_dim_op = Op("SqueezeBackward4", squeeze_dim_op.forward, view=True, **squeeze_dim_op.rules)
+squeeze_inplace_dims_op = Op("SqueezeBackward5", squeeze_dims_op.forward, view=True, **squeeze_dims_op.rules)
+unsqueeze_inplace_view_op = Op("UnsqueezeBackward1", unsqueeze_op.forward, view=True, **unsqueeze_op.rules)
+
+
+def _change_shape_(input: Tensor, op: Op, inverse: tuple | None, **params) -> Tensor:
+    """``input`` given the shape and strides ``op`` makes of it, in place (PyTorch's ``t_``,
+    ``squeeze_``...): the same tensor object shows its memory anew, takes ``op``'s node when
+    recorded (``TBackward1``) and bumps its version. ``inverse``: the view step that takes the new
+    layout back to the old one, logged on a base so that the views taken of it before can still
+    be taken again (see :func:`_steps_now`)."""
+    from .autograd.grad_mode import no_grad
+
+    record = input._check_writable(())
+    with enable_grad() if record else no_grad():
+        changed = op(input, **params)
+    input._data = changed._data
+    if input._base is not None:
+        input._view_steps = changed._view_steps
+    elif inverse is not None:
+        input._layout_log = (*getattr(input, "_layout_log", ()), (*inverse, changed._data.shape))
+    if record:
+        # (a retained gradient stays with the old node, as in PyTorch)
+        input._grad_fn, input._output_nr = changed._grad_fn, 0
+    input._version_counter.value += 1
+    if record and input._base is not None:
+        input._view_version = input._version_counter.value  # its new node is current: no AsStridedBackward0
+    return input
+
+
+def _steps_now(view: Tensor) -> tuple:
+    """The view steps that take ``view`` from its base's current layout: its own, unless the base
+    changed its shape in place since (``base.t_()``); then the base's logged inverse steps lead
+    back to the layout the view was taken from (found by where the view lies in memory)."""
+    log = getattr(view._base, "_layout_log", ())
+    steps = view._view_steps
+    if not log:
+        return steps
+    xp, base = backend.xp(view.device), view._base._data
+    for k in builtins.range(len(log) + 1):
+        candidate = tuple(reversed(log[len(log) - k :])) + steps
+        try:
+            replayed = _take_view(xp, base, candidate)
+        except (ValueError, IndexError):
+            continue
+        if replayed.shape == view._data.shape and replayed.strides == view._data.strides and (
+            not view._data.size or backend._address(replayed) == backend._address(view._data)
+        ):
+            view._view_steps = candidate  # found once: it holds until the base changes again
+            return candidate
+    return steps
+
+
+def _t_(input: Tensor) -> Tensor:
+    """Transpose ``input`` (at most 2-D) in place: it shows its memory with the strides swapped
+    (``TBackward1``).
+
+    >>> import minigrad as torch
+    >>> x = torch.zeros(2, 3)
+    >>> x.t_().shape, x.stride()
+    (torch.Size([3, 2]), (1, 3))
+    """
+    if input.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return _change_shape_(input, t_inplace_view_op, (t_op, {}) if input.ndim == 2 else None)
+
+
+def _transpose_(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """Swap dimensions ``dim0`` and ``dim1`` of ``input`` in place (``TransposeBackward1``).
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3, 4).transpose_(0, 2).shape
+    torch.Size([4, 3, 2])
+    """
+    dim0, dim1 = _wrap_dim(dim0, input.ndim), _wrap_dim(dim1, input.ndim)
+    inverse = (transpose_op, {"dim0": dim0, "dim1": dim1}) if input.ndim else None
+    return _change_shape_(input, transpose_inplace_view_op, inverse, dim0=dim0, dim1=dim1)
+
+
+def _swapaxes_(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """``input.transpose_(axis0, axis1)`` (NumPy's name)."""
+    return _transpose_(input, axis0, axis1)
+
+
+def _swapdims_(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """``input.transpose_(dim0, dim1)``."""
+    return _transpose_(input, dim0, dim1)
+
+
+def _squeeze_(input: Tensor, dim=None) -> Tensor:
+    """Remove dimensions of size 1 from ``input`` in place: all of them, ``dim`` or the dims of a
+    tuple (``SqueezeBackward3``/``4``/``5``).
+
+    >>> import minigrad as torch
+    >>> x = torch.zeros(1, 2, 1)
+    >>> x.squeeze_(0).shape, x.squeeze_().shape
+    (torch.Size([2, 1]), torch.Size([2]))
+    """
+    shape = input.shape
+    inverse = (view_op, {"shape": shape})
+    if dim is None:
+        return _change_shape_(input, squeeze_inplace_all_op, inverse)
+    if isinstance(dim, tuple | list):
+        return _change_shape_(input, squeeze_inplace_dims_op, inverse, dims=_dims(tuple(dim), input.ndim))
+    return _change_shape_(input, squeeze_inplace_dim_op, inverse, dim=_wrap_dim(dim, input.ndim))
+
+
+def _unsqueeze_(input: Tensor, dim: int) -> Tensor:
+    """Insert a dimension of size 1 at ``dim`` of ``input`` in place (``UnsqueezeBackward1``).
+
+    >>> import minigrad as torch
+    >>> torch.zeros(2, 3).unsqueeze_(-1).shape
+    torch.Size([2, 3, 1])
+    """
+    size = input.ndim + 1
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"unsqueeze_(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+    if not -size <= dim < size:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-size}, {size - 1}], but got {dim})")
+    dim %= size
+    return _change_shape_(input, unsqueeze_inplace_view_op, (squeeze_dim_op, {"dim": dim}), dim=dim)
+
+
+# as_strided: a view of the input's memory block with any sizes, strides and offset (in
+# elements). The step replays on an array laid out like the input (the base, or a gradient
+# shaped like it), relative to the input's first element; the gradient sums what lands on each
+# memory location (PyTorch's as_strided_backward), divided among the input's elements that
+# share a location.
+as_strided_view_op = Op("AsStridedBackward0", lambda xp, self, *, size, stride, storage_offset, origin: _strided(xp, self, size, stride, storage_offset, origin),
+                        view=True, self=lambda grad, size, stride, storage_offset, origin: _as_strided_backward(grad, size, stride, storage_offset, origin))
+as_strided_inplace_op = Op("AsStridedBackward1", as_strided_view_op.forward, view=True, **as_strided_view_op.rules)
+as_strided_copy_op = Op("AsStridedBackward0_copy", lambda xp, self, *, size, stride, storage_offset, origin: _strided(xp, self, size, stride, storage_offset, origin).copy(),
+                        **as_strided_view_op.rules)
+as_strided_scatter_op = Op("AsStridedScatterBackward0", lambda xp, self, src, *, size, stride, storage_offset, origin: _strided_scattered(xp, self, src, size, stride, storage_offset, origin),
+                           self=lambda grad, size, stride, storage_offset, origin: _strided_scatter_self_grad(grad, size, stride, storage_offset, origin),
+                           src=lambda grad, size, stride, storage_offset, origin: _strided_copy(grad, size, stride, storage_offset, origin))
+
+
+def _storage(xp, a):
+    """``a``'s whole memory block as a 1-D array (a view), and where ``a`` starts in it."""
+    root = a
+    while backend.is_array(root.base) and root.base.dtype == a.dtype:
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        root = a  # (memory NumPy did not lay out itself: take the array as its own block)
+    flat = root.reshape(-1, order="A")
+    return flat, (backend._address(a) - backend._address(root)) // a.itemsize if a.size and root is not a else 0
+
+
+def _strided(xp, a, size, stride, storage_offset, origin):
+    in_shape, in_strides, in_offset = origin
+    if a.shape != tuple(in_shape) or (a.ndim and tuple(s // a.itemsize for s in a.strides) != tuple(in_strides)):
+        return _strided_in_own_layout(xp, a, size, stride, storage_offset, origin)  # (a gradient laid out otherwise)
+    flat, start = _storage(xp, a)
+    return _view_at(flat, start + storage_offset - in_offset, size, stride)
+
+
+def _view_at(flat, start: int, size, stride):
+    """The view of the 1-D array ``flat`` from element ``start`` with ``size`` and ``stride`` (in
+    elements); on the CPU one whose ``base`` is ``flat``'s memory, so it knows its storage offset."""
+    strides = tuple(s * flat.itemsize for s in stride)
+    if type(flat) is backend.CPU_ARRAY:
+        return backend.CPU_ARRAY(tuple(size), flat.dtype, buffer=flat, offset=start * flat.itemsize, strides=strides)
+    return backend.xp(backend.device_of(flat)).lib.stride_tricks.as_strided(flat[start:], tuple(size), strides)
+
+
+def _strided_in_own_layout(xp, a, size, stride, storage_offset, origin):
+    """The strided view, taken from an array ``a`` shaped like the input but laid out otherwise:
+    a view of ``a`` when the elements it shows are the input's and lie evenly spaced in ``a``
+    too, else a copy."""
+    in_at, out_at = _strided_positions(xp, *origin), _strided_positions(xp, size, stride, storage_offset)
+    if in_at.size and out_at.size:
+        low = builtins.min(int(in_at.min()), int(out_at.min()))
+        which = xp.full(builtins.max(int(in_at.max()), int(out_at.max())) + 1 - low, -1, dtype="int64")
+        which[(in_at - low).reshape(-1)] = xp.arange(in_at.size)  # the input's element at each location
+        picked = which[out_at - low]
+        steps = tuple(s // a.itemsize for s in a.strides)
+        at = _strided_positions(xp, a.shape, steps, 0).reshape(-1)[xp.maximum(picked, 0)]  # where they lie in a
+        start = int(at.reshape(-1)[0])
+        a_stride = tuple(int(at[(0,) * k + (1,) + (0,) * (len(size) - k - 1)]) - start if n > 1 else 0 for k, n in enumerate(size))
+        if int(picked.min()) >= 0 and bool((at == _strided_positions(xp, size, a_stride, start)).all()):
+            flat, begin = _storage(xp, a)
+            return _view_at(flat, begin + start, size, a_stride)
+    return _in_block(xp, a, size, stride, storage_offset, origin)[1]
+
+
+def _in_block(xp, a, size, stride, storage_offset, origin):
+    """``a``'s elements put where the input's (``origin``: shape, strides, offset) lie in a fresh
+    memory block; the block, the strided view of it, and where ``a``'s elements are in it."""
+    in_at, out_at = _strided_positions(xp, *origin), _strided_positions(xp, size, stride, storage_offset)
+    low = builtins.min([int(p.min()) for p in (in_at, out_at) if p.size], default=0)
+    extent = builtins.max([int(p.max()) for p in (in_at, out_at) if p.size], default=-1) + 1 - low
+    block = xp.zeros(extent, dtype=a.dtype)
+    block[in_at - low] = a
+    view = _view_at(block, storage_offset - low, size, stride)
+    return block, view, in_at - low
+
+
+def _strided_positions(xp, size, stride, offset):
+    """Where each element of the strided layout lies in memory (element offsets), as an array."""
+    at = xp.asarray(offset, dtype="int64")
+    for d, (n, s) in enumerate(zip(size, stride)):
+        at = at + (xp.arange(n, dtype="int64") * s).reshape((n,) + (1,) * (len(size) - d - 1))
+    return xp.broadcast_to(at, tuple(size))
+
+
+def _as_strided_backward(grad: Tensor, size, stride, storage_offset, origin) -> Tensor:
+    in_shape, in_strides, in_offset = origin
+    xp = backend.xp(grad.device)
+    out_at, in_at = _strided_positions(xp, size, stride, storage_offset), _strided_positions(xp, in_shape, in_strides, in_offset)
+    if not in_at.size:
+        return grad.new_zeros(tuple(in_shape))
+    low = builtins.min(int(in_at.min()), int(out_at.min()) if out_at.size else 0)
+    extent = builtins.max(int(in_at.max()), int(out_at.max()) if out_at.size else 0) + 1 - low
+    block = index_add_op(grad.new_zeros((extent,)), grad.reshape(-1), dim=0, index=(out_at - low).reshape(-1), alpha=1)
+    result = take_op(block, index=in_at - low)
+    shared = xp.bincount((in_at - low).reshape(-1), minlength=extent)
+    if int(shared.max()) > 1:  # input elements sharing one location share its gradient
+        result = result / Tensor._make(shared[in_at - low].astype(grad._data.dtype))
+    return result
+
+
+def _strided_copy(grad: Tensor, size, stride, storage_offset, origin) -> Tensor:
+    """The values of ``grad`` (laid out like the input) that the strided view reads (a copy)."""
+    return as_strided_copy_op(grad, size=size, stride=stride, storage_offset=storage_offset, origin=origin)
+
+
+def _strided_scattered(xp, a, src, size, stride, storage_offset, origin):
+    block, view, at = _in_block(xp, a, size, stride, storage_offset, origin)
+    view[...] = src
+    return block[at]
+
+
+def _strided_scatter_self_grad(grad: Tensor, size, stride, storage_offset, origin) -> Tensor:
+    """``grad`` with zeros where the scattered source went."""
+    return as_strided_scatter_op(grad, grad.new_zeros(tuple(size)), size=size, stride=stride, storage_offset=storage_offset, origin=origin)
+
+
+def _strided_args(name: str, input: Tensor, size, stride, storage_offset) -> dict:
+    """PyTorch's checks of as_strided's arguments, and the op's parameters."""
+    _check_tensor(input, name)
+    size, stride = tuple(_shape_args((size,))), tuple(_shape_args((stride,)))
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if builtins.any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {list(stride)}")
+    if builtins.any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and strides={list(stride)}")
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    flat, start = _storage(backend.xp(input.device), input._data)
+    needed = 0 if not builtins.all(size) else offset + 1 + builtins.sum((n - 1) * s for n, s in zip(size, stride))
+    available = flat.size - start + input.storage_offset()
+    if needed > available:
+        itemsize = input.dtype.itemsize
+        raise RuntimeError(
+            f"setStorage: sizes {list(size)}, strides {list(stride)}, storage offset {offset}, and itemsize "
+            f"{itemsize} requiring a storage size of {needed * itemsize} are out of bounds for storage of size "
+            f"{available * itemsize}"
+        )
+    origin = (tuple(input.shape), input.stride(), input.storage_offset())
+    return {"size": size, "stride": stride, "storage_offset": offset, "origin": origin}
+
+
+def as_strided(input: Tensor, size, stride, storage_offset: int | None = None) -> Tensor:
+    """A view of ``input``'s memory with the given ``size``, ``stride`` and ``storage_offset``
+    (in elements; the input's own offset when not given). Elements may overlap; the gradient
+    adds up what reaches each memory location (``AsStridedBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.arange(6.).as_strided((2, 2), (1, 2), 1)
+    tensor([[1., 3.],
+            [2., 4.]])
+    """
+    return as_strided_view_op(input, **_strided_args("as_strided", input, size, stride, storage_offset))
+
+
+def as_strided_(input: Tensor, size, stride, storage_offset: int | None = None) -> Tensor:
+    """``input`` changed in place to show its memory with ``size``, ``stride`` and
+    ``storage_offset`` (``AsStridedBackward1``).
+
+    >>> import minigrad as torch
+    >>> torch.arange(6.).as_strided_((3,), (2,))
+    tensor([0., 2., 4.])
+    """
+    params = _strided_args("as_strided_", input, size, stride, storage_offset)
+    back = {"size": tuple(input.shape), "stride": input.stride(), "storage_offset": input.storage_offset()}
+    back["origin"] = (params["size"], params["stride"], params["storage_offset"])  # (from the new layout)
+    return _change_shape_(input, as_strided_inplace_op, (as_strided_view_op, back), **params)
+
+
+def as_strided_copy(input: Tensor, size, stride, storage_offset: int | None = None) -> Tensor:
+    """A copy of ``as_strided(input, size, stride, storage_offset)`` (``AsStridedBackward0_copy``).
+
+    >>> import minigrad as torch
+    >>> torch.as_strided_copy(torch.arange(4.), (2,), (2,))
+    tensor([0., 2.])
+    """
+    return as_strided_copy_op(input, **_strided_args("as_strided_copy", input, size, stride, storage_offset))
+
+
+def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset: int | None = None) -> Tensor:
+    """A copy of ``input`` with ``src`` written where ``input.as_strided(size, stride,
+    storage_offset)`` lies (``AsStridedScatterBackward0``).
+
+    >>> import minigrad as torch
+    >>> torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,))
+    tensor([1., 0., 1., 0.])
+    """
+    params = _strided_args("as_strided_scatter", input, size, stride, storage_offset)
+    if not isinstance(src, Tensor):
+        raise TypeError(f"as_strided_scatter(): argument 'src' (position 2) must be Tensor, not {type(src).__name__}")
+    if tuple(src.shape) != params["size"]:
+        raise RuntimeError(
+            f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, slice size = {list(params['size'])}"
+        )
+    if src.dtype is not input.dtype:
+        src = src.to(input.dtype)
+    return as_strided_scatter_op(input, src, **params)
+
+
+# torch.div(x, y, rounding_mode=None): true division, PyTorch's other overload (DivBackward2).
+div_none_op = Op("DivBackward2", lambda xp, self, other, *, rounding_mode: self / other, **div_op.rules)
+
+
+# The *_copy functions: the view functions' results as new row-major tensors, each recorded as
+# its view op's node with ``_copy`` added (``TBackward0_copy``); narrow_copy has its own node.
+_COPY_OPS: dict = {}
+
+
+def _copy_op(op: Op, name: str | None = None) -> Op:
+    """The op that runs the view ``op`` and copies its result (same rules, its own node name)."""
+    key = (op, name)
+    if key not in _COPY_OPS:
+        forward = op.forward
+        _COPY_OPS[key] = Op(name or op.name + "_copy", lambda xp, self, **params: forward(xp, self, **params).copy(), **op.rules)
+    return _COPY_OPS[key]
+
+
+def _copied_view(name: str, view_function, node_name: str | None = None):
+    """``torch.<name>``: ``view_function``'s result copied, recorded as one ``..._copy`` node."""
+
+    def function(input: Tensor, *args, **kwargs) -> Tensor:
+        _check_tensor(input, name)
+        view = view_function(input, *args, **kwargs)
+        node = view._grad_fn
+        if node is None or not is_grad_enabled():
+            return Tensor._make(view._data.copy())
+        return _copy_op(node.op, node_name)(input, **node.params)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = (
+        f"A copy of what ``{view_function.__name__}`` shows (not a view), recorded as one node.\n\n"
+        f"    >>> import minigrad as torch\n    >>> torch.t_copy(torch.tensor([[1, 2]])).is_contiguous()\n    True\n"
+    )
+    return function
+
+
+def _copied_views(name: str, views_function):
+    """``torch.<name>``: the views ``views_function`` returns, copied, sharing one ``..._copy`` node."""
+
+    def function(input: Tensor, *args, **kwargs) -> tuple[Tensor, ...]:
+        _check_tensor(input, name)
+        views = views_function(input, *args, **kwargs)
+        node = views[0]._grad_fn if views else None
+        if node is not None:
+            node_class = _COPY_OPS.get(type(node))
+            if node_class is None:
+                node_class = _COPY_OPS[type(node)] = type(node._name + "_copy", (type(node),), {"_name": node._name + "_copy"})
+            node = node_class(input, node.params, node.shapes)
+        return tuple(Tensor._make(v._data.copy(), node is not None, node, i) for i, v in enumerate(views))
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"Copies of the views ``{views_function.__name__}`` returns, sharing one node."
+    return function
+
+
+def _slice(input: Tensor, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1) -> Tensor:
+    dim = _wrap_dim(dim, input.ndim)
+    return slice_op(input, key=(slice(None),) * dim + (slice(start, end, step),))
+
+
+alias_copy = _copied_view("alias_copy", lambda input: alias_op(input))
+diagonal_copy = _copied_view("diagonal_copy", diagonal)
+expand_copy = _copied_view("expand_copy", lambda input, size, *, implicit=False: expand(input, size))
+narrow_copy = _copied_view("narrow_copy", narrow, "NarrowCopyBackward0")
+permute_copy = _copied_view("permute_copy", permute)
+select_copy = _copied_view("select_copy", select)
+slice_copy = _copied_view("slice_copy", _slice)
+squeeze_copy = _copied_view("squeeze_copy", squeeze)
+t_copy = _copied_view("t_copy", t)
+transpose_copy = _copied_view("transpose_copy", transpose)
+unfold_copy = _copied_view("unfold_copy", _unfold)
+unsqueeze_copy = _copied_view("unsqueeze_copy", unsqueeze)
+view_copy = _copied_view("view_copy", view)
+split_copy = _copied_views("split_copy", split)
+split_with_sizes_copy = _copied_views("split_with_sizes_copy", split_with_sizes)
+unbind_copy = _copied_views("unbind_copy", unbind)
+detach_copy_op = Op("NotImplemented", lambda xp, self: self.copy(), self=lambda grad: _raise(RuntimeError("derivative for aten::detach_copy is not implemented")))
+
+
+def detach_copy(input: Tensor) -> Tensor:
+    """A copy of ``input`` outside the graph; as in PyTorch, recorded (when ``input`` requires grad)
+    as a node whose backward raises.
+
+    >>> import minigrad as torch
+    >>> torch.detach_copy(torch.tensor([1.0, 2.0]))
+    tensor([1., 2.])
+    """
+    return detach_copy_op(_check_tensor(input, "detach_copy"))
+
+
+# Complex-number queries on real tensors (minigrad has no complex dtypes): what PyTorch answers
+# for real tensors.
+def is_complex(input: Tensor) -> bool:
+    """False: minigrad's tensors are real.
+
+    >>> import minigrad as torch
+    >>> torch.is_complex(torch.zeros(2))
+    False
+    """
+    return _check_tensor(input, "is_complex") is None
+
+
+def is_conj(input: Tensor) -> bool:
+    """False: a real tensor is never a lazily conjugated view."""
+    return _check_tensor(input, "is_conj") is None
+
+
+def conj(input: Tensor) -> Tensor:
+    """The complex conjugate: ``input`` itself for a real tensor (as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> x = torch.tensor([1.0, -2.0])
+    >>> torch.conj(x) is x, torch.resolve_conj(x) is x, torch.conj_physical(x) is x
+    (True, True, True)
+    """
+    return _check_tensor(input, "conj")
+
+
+def resolve_conj(input: Tensor) -> Tensor:
+    """``input`` with a lazy conjugation applied: itself for a real tensor."""
+    return _check_tensor(input, "resolve_conj")
+
+
+def conj_physical(input: Tensor) -> Tensor:
+    """The complex conjugate, computed: ``input`` itself for a real tensor (as in PyTorch)."""
+    return _check_tensor(input, "conj_physical")
+
+
+def real(input: Tensor) -> Tensor:
+    """The real part: ``input`` itself for a real tensor."""
+    return _check_tensor(input, "real")
+
+
+def imag(input: Tensor) -> Tensor:
+    """The imaginary part: PyTorch refuses it for real tensors."""
+    _check_tensor(input, "imag")
+    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+
+def isreal(input: Tensor) -> Tensor:
+    """True where the imaginary part is 0: everywhere for a real tensor (a bool tensor).
+
+    >>> import minigrad as torch
+    >>> torch.isreal(torch.tensor([1.0, float("nan")]))
+    tensor([True, True])
+    """
+    _check_tensor(input, "isreal")
+    return Tensor._make(backend.xp(input.device).ones(input._data.shape, dtype=bool))
+
+
+angle_op = Op("AngleBackward0", lambda xp, self: _angle(xp, self),
+              self=lambda grad, self: _angle_backward(grad, self))
+
+
+def _angle(xp, a):
+    """pi for negative numbers, 0 otherwise, nan kept (PyTorch's angle of a real number)."""
+    dtype = a.dtype if a.dtype.kind == "f" else backend.array_dtype(dtypes.get_default_dtype())
+    return xp.where(a < 0, xp.asarray(math.pi, dtype=dtype), xp.where(a != a, a, 0)).astype(dtype, copy=False)
+
+
+def _angle_backward(grad: Tensor, self: Tensor) -> Tensor:
+    return grad * 0  # a step function: 0 everywhere (nan kept, as PyTorch's at::zeros_like would not)
+
+
+def angle(input: Tensor) -> Tensor:
+    """The angle of each element as a complex number: pi for negative numbers, 0 for the others
+    (nan stays nan); integers give floats (``AngleBackward0``, whose gradient is 0).
+
+    >>> import minigrad as torch
+    >>> torch.angle(torch.tensor([-1.0, 0.0, 2.0]))
+    tensor([3.1416, 0.0000, 0.0000])
+    """
+    return angle_op(_check_tensor(input, "angle"))
+
+
+def is_same_size(input: Tensor, other: Tensor) -> bool:
+    """Whether ``input`` and ``other`` have the same shape.
+
+    >>> import minigrad as torch
+    >>> torch.is_same_size(torch.zeros(2, 3), torch.ones(2, 3))
+    True
+    """
+    _check_tensor(input, "is_same_size")
+    if not isinstance(other, Tensor):
+        raise TypeError(f"is_same_size(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    return input.shape == other.shape
+
+
+def cudnn_is_acceptable(input: Tensor) -> bool:
+    """Whether cuDNN could take ``input``: never in minigrad (it does not use cuDNN)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"cudnn_is_acceptable(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return False
+
+
+def nonzero_static(input: Tensor, *, size: int, fill_value: int = -1) -> Tensor:
+    """``nonzero(input)`` with exactly ``size`` rows: cut off, or filled up with ``fill_value``.
+
+    >>> import minigrad as torch
+    >>> torch.nonzero_static(torch.tensor([0, 3, 5]), size=3)
+    tensor([[ 1],
+            [ 2],
+            [-1]])
+    """
+    _check_tensor(input, "nonzero_static")
+    if not isinstance(size, int) or size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    found = nonzero(input)._data[:size]
+    xp = backend.xp(input.device)
+    fill = xp.full((size - found.shape[0], input.ndim), fill_value, dtype="int64")
+    return Tensor._make(xp.concatenate([found, fill]))
+
+
+def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1) -> tuple[Tensor, ...]:
+    """Estimates of the derivatives of ``input`` along each dim (or ``dim``) by central
+    differences inside and one-sided ones (first or second order, ``edge_order``) at the ends.
+    ``spacing``: the distance between samples (a number, one per dim) or their coordinates (one
+    tensor per dim). A composite of slices, subtractions, divisions and cat, as PyTorch's.
+
+    >>> import minigrad as torch
+    >>> torch.gradient(torch.tensor([1.0, 2.0, 4.0, 7.0]))
+    (tensor([1.0000, 1.5000, 2.5000, 3.0000]),)
+    """
+    _check_tensor(input, "gradient")
+    dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+    if isinstance(spacing, list | tuple):
+        if len(spacing) != len(dims):
+            given = "since dim argument was not given" if dim is None else "to match dim argument"
+            expected = f"'self.dim() = {input.ndim}'" if dim is None else f"'len(dim) = {len(dims)}'"
+            raise RuntimeError(
+                f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to {expected}, "
+                f"{given}, but got a list of length {len(spacing)}"
+            )
+        spacings = list(spacing)
+    else:
+        spacings = [spacing] * len(dims)
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = [_wrap_dim(d, input.ndim) for d in dims]
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return tuple(_gradient_along(input, d, h, edge_order) for d, h in zip(dims, spacings))
+
+
+def _gradient_along(input: Tensor, dim: int, h, edge_order: int) -> Tensor:
+    """PyTorch's ``gradient_helper``: one dim, with a number or coordinates for the spacing."""
+    at = lambda start, end=None: _slice(input, dim, start, end)  # noqa: E731
+    if isinstance(h, Tensor):
+        dx = diff(h)
+        dx1, dx2 = dx[:-1], dx[1:]
+        shape = [1] * input.ndim
+        shape[dim] = -1
+        a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+        b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+        c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+        center = a * at(0, -2) + b * at(1, -1) + c * at(2)
+        if edge_order == 1:
+            first = (at(1, 2) - at(0, 1)) / dx[0]
+            last = (at(-1) - at(-2, -1)) / dx[-1]
+        else:
+            a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+            b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+            c = -dx[0] / (dx[1] * (dx[0] + dx[1]))
+            first = a * at(0, 1) + b * at(1, 2) + c * at(2, 3)
+            a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+            b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+            c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+            first, last = first, a * at(-3, -2) + b * at(-2, -1) + c * at(-1)
+        return cat([first, center, last], dim)
+    # (ATen divides and multiplies by Scalars: DivBackward1 and MulBackward1 nodes)
+    by = lambda t, number: div_scalar_op(t, other=number) if t.is_floating_point() else t / number  # noqa: E731
+    times = lambda t, number: mul_scalar_op(t, other=number) if t.is_floating_point() else t * number  # noqa: E731
+    center = by(at(2) - at(0, -2), h)
+    if edge_order == 1:
+        first = by(at(1, 2) - at(0, 1), h)
+        last = by(at(-1) - at(-2, -1), h)
+    else:
+        first = by(times(at(0, 1), -1.5) + times(at(1, 2), 2) - times(at(2, 3), 0.5), h)
+        last = by(times(at(-3, -2), 0.5) - times(at(-2, -1), 2) + times(at(-1), 1.5), h)
+    return cat([first, by(center, 2), last], dim)
+
+
+def _check_resizable(input: Tensor) -> None:
+    if input.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+
+
+def _resize_(input: Tensor, *size) -> Tensor:
+    """``input`` given ``size`` in place, keeping its elements in row-major order: cut off when
+    smaller, filled up with zeros when larger (PyTorch leaves those uninitialized). PyTorch
+    refuses it for tensors that require grad.
+
+    >>> import minigrad as torch
+    >>> torch.arange(6.).resize_(2, 2)
+    tensor([[0., 1.],
+            [2., 3.]])
+    """
+    _check_resizable(input)
+    shape = tuple(_shape_args(size))
+    if builtins.any(s < 0 for s in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    input._check_inplace()
+    numel = math.prod(shape)
+    xp, data = backend.xp(input.device), input._data
+    if numel <= data.size and data.flags.c_contiguous:  # a view of the same memory, as PyTorch keeps it
+        input._data = data.reshape(-1)[:numel].reshape(shape)
+    else:  # new memory, the old elements first (views of the old memory no longer see it)
+        grown = xp.zeros(numel, dtype=data.dtype)
+        kept = builtins.min(numel, data.size)
+        grown[:kept] = data.reshape(-1)[:kept]
+        input._data = grown.reshape(shape)
+    input._version_counter.value += 1
+    return input
+
+
+def resize_as_(input: Tensor, the_template: Tensor) -> Tensor:
+    """``input.resize_(the_template.shape)``."""
+    _check_resizable(input)
+    return _resize_(input, _check_tensor(the_template, "resize_as_").shape)
 
 
 def _inplace_function(name: str):

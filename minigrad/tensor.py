@@ -226,7 +226,7 @@ class Tensor:
             )
         if self._multi_view:  # its node stands for several views: it cannot be made again for one
             raise self._multi_view_error("its base or another view of its base has been modified inplace")
-        again = F.view_again(base, self._view_steps)
+        again = F.view_again(base, F._steps_now(self))  # (steps from the base's current layout)
         old_fn, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
@@ -724,7 +724,7 @@ class Tensor:
             old_fn, old_nr = changed._grad_fn, changed._output_nr
             if on_view:
                 base = self._base
-                base._grad_fn = F.CopySlices(base, fn, self._view_steps)
+                base._grad_fn = F.CopySlices(base, fn, F._steps_now(self))
                 base._output_nr, base._requires_grad = 0, True
             else:
                 self._grad_fn, self._output_nr, self._requires_grad = fn, 0, True
@@ -824,8 +824,8 @@ class Tensor:
     def mul_(self, other) -> Tensor:
         return self._apply_inplace(lambda s: F.mul(s, other), (other,))
 
-    def div_(self, other, *, rounding_mode=None) -> Tensor:
-        return self._apply_inplace(lambda s: F.div(s, other, rounding_mode=rounding_mode), (other,))
+    def div_(self, other, **rounding_mode) -> Tensor:  # (given, even as None: PyTorch's DivBackward2)
+        return self._apply_inplace(lambda s: F.div(s, other, **rounding_mode), (other,))
 
     def pow_(self, exponent) -> Tensor:
         return self._apply_inplace(lambda s: F.pow(s, exponent), (exponent,))
@@ -1854,3 +1854,90 @@ def _prelu(self: Tensor, weight: Tensor) -> Tensor:
 
 
 Tensor.hardshrink, Tensor.prelu = _hardshrink, _prelu
+
+
+# --- in-place shape changes, as_strided, small functions (H5) ---
+_H5_METHODS = "t_ transpose_ swapaxes_ swapdims_ squeeze_ unsqueeze_ as_strided as_strided_ as_strided_scatter"
+_H5_METHODS += (
+    " is_complex is_conj conj resolve_conj conj_physical isreal angle is_same_size nonzero_static resize_ resize_as_"
+)
+for _name in _H5_METHODS.split():
+    setattr(Tensor, _name, getattr(F, _name if hasattr(F, _name) else "_" + _name))  # (t_ and friends: methods only)
+Tensor.real = property(F.real, doc="The real part: the tensor itself for a real tensor.")
+Tensor.imag = property(F.imag, doc="The imaginary part: PyTorch refuses it for real tensors.")
+
+
+def _multinomial(self: Tensor, num_samples: int, replacement: builtins.bool = False, *, generator=None) -> Tensor:
+    """``torch.multinomial(self, ...)``: indices drawn with the probabilities in each row."""
+    from .factories import multinomial
+
+    return multinomial(self, num_samples, replacement, generator=generator)
+
+
+def _new(self: Tensor, *args, device=None) -> Tensor:
+    """The legacy constructor with this tensor's dtype: ``x.new(2, 3)`` (a size: zeros here, not
+    uninitialized memory), ``x.new([1, 2])`` (data), ``x.new(t)`` (a view of ``t``, which must have
+    this dtype), ``x.new()`` (empty).
+
+    >>> import minigrad as torch
+    >>> torch.zeros(1, dtype=torch.float64).new([1, 2])
+    tensor([1., 2.], dtype=torch.float64)
+    """
+    from .factories import _legacy
+
+    device = device if device is not None else self.device
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        other = args[0]
+        if other.dtype is not self.dtype:
+            raise TypeError(f"expected {_legacy_type_name(self)} (got {_legacy_type_name(other)})")
+        return F.alias_op(other)
+    if len(args) == 1 and isinstance(args[0], builtins.float | builtins.bool):
+        raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+    if len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    return _legacy(args or (0,), self.dtype, device)
+
+
+def _apply_(self: Tensor, callable: Callable) -> Tensor:  # noqa: A002 - PyTorch's name
+    """Replace each element ``v`` by ``callable(v)`` in place (CPU only, slow: one Python call per
+    element; the tensor's version does not change, as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> torch.tensor([1, 2]).apply_(lambda v: v * 10)
+    tensor([10, 20])
+    """
+    return _map_elements(self, "apply_", (), callable)
+
+
+def _map_(self: Tensor, tensor: Tensor, callable: Callable) -> Tensor:  # noqa: A002
+    """``self[i] = callable(self[i], tensor[i])`` in place, ``tensor`` broadcast to ``self``."""
+    return _map_elements(self, "map_", (tensor,), callable)
+
+
+def _map2_(self: Tensor, x: Tensor, y: Tensor, callable: Callable) -> Tensor:  # noqa: A002
+    """``self[i] = callable(self[i], x[i], y[i])`` in place, ``x`` and ``y`` broadcast to ``self``."""
+    return _map_elements(self, "map2_", (x, y), callable)
+
+
+def _map_elements(self: Tensor, name: str, others: tuple, function: Callable) -> Tensor:
+    if self.requires_grad or builtins.any(o.requires_grad for o in others):
+        raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use var.detach().{name}() instead.")
+    if self.device.type != "cpu":
+        raise TypeError(f"{name} is only implemented on CPU tensors")
+    arrays = []
+    for o in others:
+        if o.dtype is not self.dtype:
+            raise TypeError(f"{name}: expected {_legacy_type_name(self)} for 'other' (got {_legacy_type_name(o)})")
+        arrays.append(o.expand(self.shape)._data)  # (expand's own error for shapes that do not fit)
+    data, kind = (
+        self._data,
+        builtins.bool if self.dtype is dtypes.bool else builtins.float if self.is_floating_point() else builtins.int,
+    )
+    for index in backend.xp(self.device).ndindex(data.shape):
+        value = function(*(a[index].item() for a in (data, *arrays)))
+        data[index] = kind(value)
+    return self
+
+
+Tensor.multinomial, Tensor.new = _multinomial, _new
+Tensor.apply_, Tensor.map_, Tensor.map2_ = _apply_, _map_, _map2_
