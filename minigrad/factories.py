@@ -147,6 +147,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dtype = dtype or dtypes.scalar_dtype(fill_value)
+    if type(fill_value) is int and not dtype.is_floating_point:  # out of range wraps (uint8 -1), as in PyTorch
+        fill_value = backend.scalar(fill_value, dtype, backend.as_device("cpu")).item()
     return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype, device, requires_grad)
 
 
@@ -345,7 +347,8 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator=None) -> Tenso
     tensor([0., 1., 1.])
     """
     out = zeros_like(input)
-    return out.bernoulli_(input if p is None else p, generator=generator)
+    # a new tensor around the drawn values: a fresh result, _version 0 as in PyTorch
+    return Tensor._make(out.bernoulli_(input if p is None else p, generator=generator)._data)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:

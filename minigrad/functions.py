@@ -556,7 +556,7 @@ contiguous_op = Op("CloneBackward0", lambda xp, self: xp.ascontiguousarray(self)
                    self=lambda grad: grad)
 to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.convert(self, device, to_dtype),
                 self=lambda grad, source: grad.to(source))
-fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, value),
+fill_op = Op("FillBackward2", lambda xp, self, *, value: xp.full_like(self, backend.numpy.asarray(value).astype(self.dtype)[()]),
              self=lambda grad: zeros_like_tensor(grad))
 # fill_ with a 0-d tensor: every element is that value, so its gradient is the sum.
 fill_tensor_op = Op("FillBackward3", lambda xp, self, value: xp.full_like(self, value),
@@ -677,10 +677,10 @@ def _sinc(xp, a):
 
 
 def _clamp(xp, a, lo, hi):
-    if lo is not None:
-        a = xp.maximum(xp.asarray(lo, dtype=a.dtype), a)
+    if lo is not None:  # cast: an int out of range wraps (uint8 clamp(-1, 3)), as in PyTorch
+        a = xp.maximum(xp.asarray(lo).astype(a.dtype, copy=False), a)
     if hi is not None:
-        a = xp.minimum(xp.asarray(hi, dtype=a.dtype), a)
+        a = xp.minimum(xp.asarray(hi).astype(a.dtype, copy=False), a)
     return a
 
 
@@ -883,7 +883,7 @@ def _check_divisor(a, b) -> None:
 
 
 def _modulo(xp, a, b, remainder):
-    b = xp.asarray(b, dtype=a.dtype)
+    b = xp.asarray(b).astype(a.dtype, copy=False)  # cast: an int out of range wraps (uint8 % -2), as in PyTorch
     _check_divisor(a, b)
     return remainder(a, b)
 
@@ -1424,6 +1424,19 @@ def _dims(dim, ndim: int) -> tuple[int, ...]:
         if d in dims[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
     return dims if ndim else ()  # a 0-d tensor takes dim 0 or -1, as in PyTorch: it has nothing to reduce
+
+
+def _all_if_empty(dim):
+    """``dim`` of a reduction, where an empty tuple or list means every dim, as in PyTorch."""
+    return None if isinstance(dim, tuple | list) and not dim else dim
+
+
+def _in_dtype(out: Tensor, dtype, input: Tensor) -> Tensor:
+    """A sum or product ``out`` of ``input`` in the integer ``dtype`` asked for (its op accumulates
+    integers in int64); integer results never require grad, so no node is added."""
+    if dtype is not None and not dtype.is_floating_point and input.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {dtype._legacy_name}")
+    return out.to(dtype) if dtype is not None and out.dtype is not dtype else out
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
@@ -2202,10 +2215,12 @@ def _clamp_one(input: Tensor, bound, number_op: Op, tensor_op: Op, name: str) ->
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
+    _check_tensors("maximum", ("input", input), ("other", other))
     return _binary(maximum_op, input, other)
 
 
 def minimum(input: Tensor, other: Tensor) -> Tensor:
+    _check_tensors("minimum", ("input", input), ("other", other))
     return _binary(minimum_op, input, other)
 
 
@@ -2254,8 +2269,8 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     tensor(3., dtype=torch.float64)
     """
     if dim is None:
-        return sum_op(input, dtype=dtype)
-    return sum_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
+        return _in_dtype(sum_op(input, dtype=dtype), dtype, input)
+    return _in_dtype(sum_dim_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -2268,7 +2283,7 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
         )
     if dim is None:
         return mean_op(input, dtype=dtype)
-    return mean_dim_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
+    return mean_dim_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype)
 
 
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
@@ -2314,7 +2329,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
         )
     if correction is None:
         correction = 0 if unbiased is False else 1
-    dims = _dims(dim, input.ndim)
+    dims = _dims(_all_if_empty(dim), input.ndim)
     if _count(input.shape, dims) - correction <= 0:
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
@@ -2332,14 +2347,16 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Product of all elements, or along one ``dim`` (integers and bools give int64; ``dtype``
     casts inside the node, as in PyTorch)."""
+    if isinstance(dim, tuple | list):  # one dim only, as in PyTorch
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
     if dim is None:
-        return prod_op(input, dtype=dtype)
-    return prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim, dtype=dtype)
+        return _in_dtype(prod_op(input, dtype=dtype), dtype, input)
+    return _in_dtype(prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
 def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     """Running sums along ``dim`` (integers and bools give int64; ``dtype`` casts inside the node)."""
-    return cumsum_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype)
+    return _in_dtype(cumsum_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype), dtype, input)
 
 
 def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
@@ -2349,7 +2366,7 @@ def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     >>> torch.cumprod(torch.tensor([1.0, 2.0, 0.0, 4.0]), 0)
     tensor([1., 2., 0., 0.])
     """
-    return cumprod_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype)
+    return _in_dtype(cumprod_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype), dtype, input)
 
 
 def cummax(input: Tensor, dim: int):
@@ -2419,6 +2436,8 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):
     min=tensor([2, 1]),
     max=tensor([3, 5]))
     """
+    if isinstance(dim, tuple | list):  # one dim only, as in PyTorch
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type(dim).__name__}")
     if dim is None and not input.numel():
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no identity.")
     dims = _dims(dim, input.ndim)
@@ -2429,6 +2448,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):
 
 
 def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
+    dim = () if isinstance(dim, list) and not dim else dim  # [] is () there, as in PyTorch
     dims = _dims(dim if dim != () else None, input.ndim)
     if not input.numel():
         if dim == ():
@@ -2655,7 +2675,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     >>> torch.nansum(torch.tensor([1.0, float("nan"), 2.0]))
     tensor(3.)
     """
-    return nansum_op(input, dim=None if dim is None else _dims(dim, input.ndim), keepdim=keepdim, dtype=dtype)
+    return _in_dtype(nansum_op(input, dim=None if dim is None else _dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -2663,6 +2683,11 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     PyTorch computes it (NaN where there are none)."""
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype._legacy_name}")
+    if dtype is not None and not dtype.is_floating_point:
+        raise RuntimeError(
+            "nanmean(): could not infer output dtype. Optional dtype must be either a floating point or "
+            f"complex dtype. Got: {dtype._legacy_name}"
+        )
     count = input.isnan().logical_not().sum(dim, keepdim=keepdim) if dim is not None else input.isnan().logical_not().sum()
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
@@ -2697,7 +2722,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}"
         )
-    dims = None if dim is None else _dims(dim, input.ndim)
+    dims = None if dim is None else _dims(_all_if_empty(dim), input.ndim)
     if p in (math.inf, -math.inf) and input.numel() == 0:  # a max or min of nothing
         name = "inf" if p > 0 else "-inf"
         if dims is None:
@@ -3850,6 +3875,8 @@ def _index_key(input: Tensor, key) -> tuple:
 
 
 def _index_key_here(input: Tensor, key) -> tuple:
+    if isinstance(key, slice) and not input.ndim:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if not isinstance(key, tuple):
         key = (key,)
     xp = backend.xp(input.device)
@@ -3899,7 +3926,8 @@ def index(input: Tensor, key) -> Tensor:
             clipped = _in_bounds(advanced, viewed.shape) if not viewed.numel() else None
             if clipped is not None:  # nothing is read from an empty tensor: PyTorch checks no bounds
                 return index_op(viewed, key=clipped)
-            raise IndexError(f"{exc} (indexing a tensor of shape {list(viewed.shape)})") from None
+            message = str(exc).replace(" for axis ", " for dimension ")  # PyTorch's word
+            raise IndexError(f"{message} (indexing a tensor of shape {list(viewed.shape)})") from None
     out = _take_views(input, key, bare_slice)
     return out if out is not input else alias_op(input)  # x[()], x[...], x[:, :]
 
@@ -3954,6 +3982,9 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
         elif k is None or isinstance(k, slice):
             basic.append(k)
             advanced.append(slice(None))
+        elif not k.ndim and k.dtype == bool:  # as PyTorch: a new dim, indexed by [0] (True) or [] (False)
+            basic.append(None)
+            advanced.append(backend.xp(backend.device_of(k)).arange(1 if k else 0))
         else:  # an array: a bool mask stands for as many dimensions as it has
             basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
             advanced.append(k)
@@ -3989,7 +4020,11 @@ def _check_index_shapes(key: tuple) -> None:
 
 
 def select(input: Tensor, dim: int, index: int) -> Tensor:
+    if not input.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _wrap_dim(dim, input.ndim)
+    if not -input.shape[dim] <= index < input.shape[dim]:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at dimension {dim}")
     return globals()["index"](input, (slice(None),) * dim + (index,))
 
 
@@ -4374,7 +4409,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
     >>> torch.count_nonzero(torch.tensor([[0, 1, 2], [3, 0, 0]]), dim=1)
     tensor([2, 1])
     """
-    axis = None if dim is None else _dims(dim, input.ndim)
+    axis = None if dim is None else _dims(_all_if_empty(dim), input.ndim)
     with backend.on(input.device):
         return Tensor._make(backend.xp(input.device).asarray((input._data != 0).sum(axis=axis, dtype="int64")))
 
@@ -4608,6 +4643,8 @@ def _setitem_put(input: Tensor, key: tuple, value) -> Tensor:
     except (ValueError, TypeError):  # NumPy's broadcasting error (TypeError under a bool mask), in PyTorch's words
         _check_index_put_shape(input, key, value)
         raise
+    except IndexError as exc:  # NumPy's bounds error, in PyTorch's words
+        raise IndexError(str(exc).replace(" for axis ", " for dimension ")) from None
 
 
 def _check_index_put_shape(input: Tensor, key: tuple, value: Tensor) -> None:
@@ -5200,12 +5237,7 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     _check_index_shapes(key)
     key = _checked_places(input, key)
     shape = input._data[key].shape
-    if values.dtype is not input.dtype and not (len(key) == 1 and key[0].dtype == bool and values.numel() == 1):
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{input.dtype._legacy_name} for the destination and {values.dtype._legacy_name} for the source."
-        )
-    try:
+    try:  # the shapes first, then the dtypes (PyTorch's order)
         fits = broadcast_shapes(values.shape, shape) == shape
     except RuntimeError:
         fits = False
@@ -5213,6 +5245,11 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to indexing result of "
             f"shape {list(shape)}"
+        )
+    if values.dtype is not input.dtype and not (len(key) == 1 and key[0].dtype == bool and values.numel() == 1):
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{input.dtype._legacy_name} for the destination and {values.dtype._legacy_name} for the source."
         )
     _, (input, values) = _one_device("index_put", input, values)
     key = tuple(_kept(Tensor._make(k), input, values) for k in key)
@@ -5520,10 +5557,12 @@ def ge(input, other) -> Tensor:
 
 
 def logical_and(input, other) -> Tensor:
+    _check_tensors("logical_and", ("input", input), ("other", other))
     return _compare("logical_and", input, other)
 
 
 def logical_or(input, other) -> Tensor:
+    _check_tensors("logical_or", ("input", input), ("other", other))
     return _compare("logical_or", input, other)
 
 
@@ -5596,6 +5635,9 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    _check_tensors("isclose", ("input", input), ("other", other))
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype._legacy_name} did not match {other.dtype._legacy_name}")
     device, (input, other) = _one_device("isclose", input, other)
     with backend.on(device):
         return Tensor._make(backend.xp(device).isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
@@ -6925,7 +6967,8 @@ def _trapezoid(name: str, y: Tensor, x, dx, dim: int, cumulative: bool) -> Tenso
     elif x.ndim < y.ndim:
         x = x.view(*([1] * (y.ndim - x.ndim)), *x.shape)
     length = x.shape[dim]
-    steps = narrow(x, dim, 1, length - 1) - narrow(x, dim, 0, length - 1)
+    inner = builtins.max(length - 1, 0)  # no samples: no steps
+    steps = narrow(x, dim, builtins.min(length, 1), inner) - narrow(x, dim, 0, inner)
     if cumulative:
         return _times_number(cumsum((right + left) * steps, dim), 2.0, div_scalar_op)
     return _times_number(((right + left) * steps).sum(dim), 2.0, div_scalar_op)

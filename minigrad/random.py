@@ -288,9 +288,16 @@ def uniform(gen: Generator, n: int, dtype, low: float = 0.0, high: float = 1.0) 
     """``uniform_real(bits, from, to)``: ``x * (to - from) + from`` in double, ``from`` and ``to``
     rounded to the dtype first; a value that rounds up to ``to`` becomes ``from``."""
     dtype = numpy.dtype(dtype)
+    if dtype == numpy.float16:  # PyTorch computes half in float, then rounds
+        low32, high32 = numpy.float32(low), numpy.float32(high)
+        values = _fma(gen._unit(n, 24).astype(numpy.float32), high32 - low32, low32).astype(dtype)
+        return numpy.where(values == dtype.type(high), dtype.type(low), values)
     low, high = dtype.type(low), dtype.type(high)
     x = gen._unit(n, _DIGITS.get(dtype, 24))
-    values = (x * numpy.float64(high - low) + numpy.float64(low)).astype(dtype)
+    if dtype == numpy.float64:  # one fused multiply-add, as PyTorch's compiled kernel
+        values = _fma64(x, float(high - low), float(low))
+    else:
+        values = (x * numpy.float64(high - low) + numpy.float64(low)).astype(dtype)
     return numpy.where(values == high, low, values)
 
 

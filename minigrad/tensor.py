@@ -702,12 +702,12 @@ class Tensor:
         is made again from it when next asked for (``AsStridedBackward0``). ``reads_operands``:
         the op reads its tensor operands elementwise (fill_ and masked_fill_ only read a number),
         so none may partly overlap this tensor in memory. ``fills``: every element gets one number
-        (fill_, zero_), which PyTorch allows on an ``expand``ed tensor; other ops refuse one, before
-        any other check (PyTorch's order).
+        (fill_, zero_), which PyTorch allows on an ``expand``ed tensor; other ops refuse one, after
+        the leaf and view checks (PyTorch's autograd layer checks before its kernels do).
         """
+        record = self._check_writable(operands)
         if not fills and backend.overlaps_itself(self._data):
             raise RuntimeError(_SELF_OVERLAP_MESSAGE)
-        record = self._check_writable(operands)
         if reads_operands:
             for o in operands:
                 if isinstance(o, Tensor) and backend.overlap(self._data, o._data) == "partial":
@@ -1327,7 +1327,8 @@ class Tensor:
     def bernoulli(self, p: builtins.float | None = None, *, generator=None) -> Tensor:
         """0 or 1 with probability ``self`` (each element), or ``p`` when given."""
         out = Tensor._make(backend.xp(self.device).zeros_like(self._data))
-        return out.bernoulli_(self if p is None else p, generator=generator)
+        # a new tensor around the drawn values: a fresh result, _version 0 as in PyTorch
+        return Tensor._make(out.bernoulli_(self if p is None else p, generator=generator)._data)
 
     def random_(self, from_: builtins.int = 0, to: builtins.int | None = None, *, generator=None) -> Tensor:
         """Fill with random integers: in ``[0, 2**mantissa]`` (floats) or ``[0, max]`` (ints), in
@@ -1376,6 +1377,8 @@ class Tensor:
         number or a 0-d CPU value, else a ``copy_`` of ``value`` expanded (on a tensor in a graph
         the view's base gets a ``CopySlices``; ``x[...] = v`` writes into ``x`` itself). The views
         are taken first either way, and a slice over a whole dimension takes none."""
+        if key is False:  # PyTorch does nothing at all here (no check, no node, no new version)
+            return
         on_cpu = not isinstance(value, Tensor) or value.device.type == "cpu"
         if isinstance(value, Tensor):
             value = value.to(self.device)
@@ -1435,6 +1438,9 @@ class Tensor:
 
     def __imod__(self, other):
         return self.remainder_(other)
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
 
     def remainder_(self, other) -> Tensor:
         return self._apply_inplace(lambda s: F.remainder(s, other), (other,))
