@@ -532,6 +532,17 @@ def overlaps_itself(array) -> bool:
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
+def is_dense(array) -> bool:
+    """True when ``array``'s elements fill a block of memory, without gaps or shared locations,
+    in some order of its dims (a transpose is dense, a slice with a step is not)."""
+    expected = array.itemsize
+    for stride, size in sorted((abs(s), n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def overlap(a, b) -> str | None:
     """How ``a`` and ``b`` share memory, as PyTorch tells before an in-place op: ``"full"`` (the
     same elements in the same layout, ``x.mul_(x)``), ``"partial"`` (``y[1:]`` and ``y[:-1]``,

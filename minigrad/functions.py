@@ -7522,10 +7522,12 @@ def _change_shape_(input: Tensor, op: Op, inverse: tuple | None, **params) -> Te
     return input
 
 
-def _steps_now(view: Tensor) -> tuple:
+def _steps_now(view: Tensor, writing: bool = False) -> tuple:
     """The view steps that take ``view`` from its base's current layout: its own, unless the base
     changed its shape in place since (``base.t_()``); then the base's logged inverse steps lead
-    back to the layout the view was taken from (found by where the view lies in memory)."""
+    back to the layout the view was taken from (found by where the view lies in memory).
+    ``writing``: for an in-place change of the view, which is refused where its gradient would be
+    wrong (``CopySlices`` works on a gradient laid out without the gaps of an ``as_strided_``)."""
     log = getattr(view._base, "_layout_log", ())
     steps = view._view_steps
     if not log:
@@ -7540,8 +7542,14 @@ def _steps_now(view: Tensor) -> tuple:
         if replayed.shape == view._data.shape and replayed.strides == view._data.strides and (
             not view._data.size or backend._address(replayed) == backend._address(view._data)
         ):
-            view._view_steps = candidate  # found once: it holds until the base changes again
-            return candidate
+            view._view_steps = steps = candidate  # found once: it holds until the base changes again
+            break
+    relaid = builtins.any(step is entry and entry[0] is as_strided_view_op for step in steps for entry in log)
+    if writing and relaid and not backend.is_dense(base):
+        raise NotImplementedError(
+            "minigrad cannot differentiate an in-place change of a view taken before its base was given a "
+            "layout with gaps by as_strided_(); take the view again after as_strided_(), or clone the base"
+        )
     return steps
 
 

@@ -713,6 +713,7 @@ class Tensor:
                 if isinstance(o, Tensor) and backend.overlap(self._data, o._data) == "partial":
                     raise RuntimeError(_OVERLAP_MESSAGE)
         on_view = record and self._base is not None
+        steps = F._steps_now(self, writing=True) if on_view else None  # (before the write: it may refuse)
         source = self._snapshot() if record else self
         with no_grad() if not record else _nullcontext():
             result = compute(source)
@@ -724,7 +725,7 @@ class Tensor:
             old_fn, old_nr = changed._grad_fn, changed._output_nr
             if on_view:
                 base = self._base
-                base._grad_fn = F.CopySlices(base, fn, F._steps_now(self))
+                base._grad_fn = F.CopySlices(base, fn, steps)
                 base._output_nr, base._requires_grad = 0, True
             else:
                 self._grad_fn, self._output_nr, self._requires_grad = fn, 0, True
