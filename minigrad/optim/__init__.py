@@ -10,8 +10,9 @@ Parameter containing:
 tensor([ 0.8000, -1.6000], requires_grad=True)
 """
 
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .adamax import Adamax
@@ -29,6 +30,7 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adadelta",
+    "Adafactor",
     "Adagrad",
     "Adamax",
     "ASGD",
@@ -39,4 +41,5 @@ __all__ = [
     "Rprop",
     "Optimizer",
     "lr_scheduler",
+    "swa_utils",
 ]

@@ -74,6 +74,9 @@ class ASGD(Optimizer):
             grad = -grad
         eta, mu, ax = state["eta"], state["mu"], state["ax"]
         state["step"].add_(1)
+        if group["foreach"] or (group["foreach"] is None and param.device.type == "cuda"):
+            self._foreach_update(param, grad, group, state)
+            return
         if group["weight_decay"] != 0:
             grad = grad.add(param, alpha=group["weight_decay"])
         eta_value = eta.item()
@@ -87,3 +90,22 @@ class ASGD(Optimizer):
         # computed in Python floats, then rounded to the state's dtype, as PyTorch does
         eta.copy_(tensor(lr / ((1 + lambd * lr * step) ** alpha)))
         mu.copy_(tensor(1 / max(1, step - t0)))
+
+    @staticmethod
+    def _foreach_update(param: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
+        """PyTorch's foreach ASGD (``foreach=True``, the default on CUDA), which arranges the step
+        otherwise: ``p -= eta * (g + lambd * p)``, ``ax += mu * (p - ax)`` always, and the next
+        ``eta`` computed from the float32 ``step`` tensor in float32."""
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
+        eta, mu, ax, step = state["eta"], state["mu"], state["ax"], state["step"]
+        if group["weight_decay"] != 0:
+            grad = grad.add(param, alpha=group["weight_decay"])
+        intermediate = grad.add(param, alpha=lambd)
+        param.sub_(intermediate * eta.item())
+        ax.add_(param.sub(ax) * mu.item())
+        # in the step's dtype, as PyTorch's tensor arithmetic: lr / t is reciprocal(t) * lr there,
+        # and its float32 pow is the correctly rounded one (NumPy's float32 power is not always)
+        base = 1 + lambd * lr * step
+        exponent = tensor(alpha, dtype=step.dtype).item()
+        eta.copy_((base.double() ** exponent).to(step.dtype).reciprocal() * lr)
+        mu.copy_(tensor(1 / max(1, step.item() - t0)))

@@ -194,6 +194,9 @@ class Optimizer:
             }
         for group, saved in zip(self.param_groups, saved_groups):
             group.update({k: v for k, v in saved.items() if k != "params"})
+        # PyTorch installs the loaded state through __setstate__, which also fills its defaults
+        # (``differentiable``: groups added later carry it)
+        self.__setstate__({"state": self.state, "param_groups": self.param_groups})
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
@@ -209,3 +212,4 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.defaults.setdefault("differentiable", False)  # as PyTorch's, for optimizers saved without it
