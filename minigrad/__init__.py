@@ -48,13 +48,20 @@ from .factories import (
     LongTensor,
     arange,
     as_tensor,
+    asarray,
+    bartlett_window,
     bernoulli,
+    blackman_window,
     empty,
     empty_like,
+    empty_strided,
     eye,
     from_numpy,
     full,
     full_like,
+    hamming_window,
+    hann_window,
+    kaiser_window,
     linspace,
     manual_seed,
     multinomial,
@@ -100,26 +107,20 @@ from .linalg import (  # noqa: E402  (torch.* names of torch.linalg functions)
     cholesky_solve,
     det,
     logdet,
+    lu_unpack,
+    matrix_exp,
+    pinverse,
     triangular_solve,
 )
 from .linalg import inv as inverse  # noqa: E402
 from .linalg import torch_cholesky as cholesky  # noqa: E402
-from .linalg import torch_qr as qr  # noqa: E402
-from .linalg import torch_slogdet as slogdet  # noqa: E402
-from .linalg import torch_svd as svd  # noqa: E402
-from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402
-
-# --- torch.* names of the rest of torch.linalg (H1) ---
-# isort: split
-from .linalg import lu_unpack, matrix_exp, pinverse  # noqa: E402
 from .linalg import torch_eig as eig  # noqa: E402
 from .linalg import torch_lu as lu  # noqa: E402
 from .linalg import torch_lu_solve as lu_solve  # noqa: E402
-
-# --- torch.* aliases of nn.functional ops (H5) ---
-# functional ops torch also exposes at top level (H5)
-# isort: split
-from .nn._toplevel import (  # noqa: E402
+from .linalg import torch_qr as qr  # noqa: E402
+from .linalg import torch_slogdet as slogdet  # noqa: E402
+from .linalg import torch_svd as svd  # noqa: E402
+from .nn._toplevel import (  # noqa: E402  (functional ops torch also exposes at top level)
     adaptive_avg_pool1d,
     adaptive_max_pool1d,
     alpha_dropout,
@@ -129,8 +130,13 @@ from .nn._toplevel import (  # noqa: E402
     binary_cross_entropy_with_logits,
     celu,
     celu_,
+    channel_shuffle,
     conv1d,
     conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
     cosine_embedding_loss,
     cosine_similarity,
     dropout,
@@ -144,7 +150,9 @@ from .nn._toplevel import (  # noqa: E402
     margin_ranking_loss,
     max_pool1d,
     max_pool2d,
+    max_pool3d,
     pairwise_distance,
+    pdist,
     pixel_shuffle,
     pixel_unshuffle,
     poisson_nll_loss,
@@ -158,31 +166,5 @@ from .nn._toplevel import (  # noqa: E402
     threshold_,
     triplet_margin_loss,
 )
-
-# --- 3-d and transposed convolutions (H3) ---
-# isort: split
-from .nn._toplevel import (  # noqa: E402
-    channel_shuffle,
-    conv3d,
-    conv_transpose1d,
-    conv_transpose2d,
-    conv_transpose3d,
-    max_pool3d,
-    pdist,
-)
-
-# --- Transformer, parametrizations, EmbeddingBag (H4) ---
-# isort: split
-from .nn.functional import _weight_norm, norm_except_dim  # noqa: E402, F401
-
-# --- window functions, empty_strided, asarray (H5) ---
-# isort: split
-from .factories import (  # noqa: E402
-    asarray,
-    bartlett_window,
-    blackman_window,
-    empty_strided,
-    hamming_window,
-    hann_window,
-    kaiser_window,
-)
+from .nn.functional import _weight_norm, norm_except_dim  # noqa: E402
+from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402

@@ -128,7 +128,7 @@ def result_type(dims: list[dtype], zero_dims: list[dtype], scalars: list) -> dty
     return result
 
 
-# ------------------------------------------------------------------ finfo / iinfo (H1)
+# ------------------------------------------------------------------ finfo / iinfo
 # (mantissa bits, largest exponent) of each floating type: every limit follows from these two.
 _FLOAT_LAYOUT = {"float16": (10, 15), "float32": (23, 127), "float64": (52, 1023)}
 

@@ -432,7 +432,7 @@ IntTensor = _legacy_constructor("IntTensor", dtypes.int32)
 BoolTensor = _legacy_constructor("BoolTensor", dtypes.bool)
 
 
-# --- window functions, empty_strided, asarray (H5) ---
+# --- window functions, empty_strided, asarray ---
 def _window(name: str, window_length: int, periodic: bool, dtype, device, requires_grad: bool, values) -> Tensor:
     """A window of ``window_length`` samples from ``values(n)`` (the symmetric window of ``n``
     samples, as float64 NumPy values); a periodic one is the symmetric one of ``n + 1`` without

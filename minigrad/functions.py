@@ -4876,7 +4876,7 @@ AminmaxBackward0 = _results_node(
 
 
 # ----------------------------------------------------------------------------------------------
-# --- scatter and index family (H4) ---
+# --- scatter and index family ---
 # scatter(reduce=), scatter_reduce, index_put, index_reduce, masked_scatter, put, fill_diagonal_,
 # select/slice/diagonal_scatter, split_with_sizes, hsplit/vsplit/dsplit and unfold. The reducing
 # ops differentiate as PyTorch's scatter_reduce_backward/index_reduce_backward do (ties of amax
@@ -6271,7 +6271,7 @@ def _triangle_indices(name: str, row: int, col: int, offset: int, dtype, device)
         return Tensor._make(xp.stack([rows[keep], cols[keep]]).astype(backend.array_dtype(dtype)))
 
 
-# --- bitwise, integer and statistics functions (H3) ---
+# --- bitwise, integer and statistics functions ---
 # Bitwise and integer ops never join the graph (their results are integers or bools); copysign,
 # ldexp and frexp's mantissa are differentiable, nextafter has a node whose backward raises.
 
@@ -7178,7 +7178,7 @@ def igammac(input: Tensor, other: Tensor) -> Tensor:
 
 
 # ----------------------------------------------------------------------------------------------
-# --- aliases and in-place functions (H1) ---
+# --- aliases and in-place functions ---
 # ----------------------------------------------------------------------------------------------
 
 # PyTorch's other names for the same functions (each records the same node).
@@ -7485,7 +7485,7 @@ def set_num_threads(int: int) -> None:  # noqa: A002 - PyTorch's parameter name
 
 
 # ----------------------------------------------------------------------------------------------
-# --- in-place shape changes, as_strided, small functions (H5) ---
+# --- in-place shape changes, as_strided, small functions ---
 # ----------------------------------------------------------------------------------------------
 # The in-place shape changes (x.t_(), x.unsqueeze_(0)) are PyTorch's other overloads of the view
 # ops: the same forward and rule, their own node names.

@@ -1080,7 +1080,7 @@ Tensor.qr, Tensor.svd = torch_qr, torch_svd
 
 
 # ----------------------------------------------------------------------------------------------
-# --- the rest of torch.linalg (H1) ---
+# --- the rest of torch.linalg ---
 # inv_ex/solve_ex (with LAPACK's info), matmul, diagonal, vecdot, vander, matrix_exp, tensorinv,
 # tensorsolve, pinv, matrix_rank and cond; eig/eigvals raise (minigrad has no complex dtype).
 # Composites are composed as ATen composes them, so they record PyTorch's nodes.

@@ -887,7 +887,7 @@ class Tensor:
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
 
-    # --- (H4) ---
+    # --- the scatter family ---
     def scatter_reduce_(
         self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True
     ) -> Tensor:
@@ -1076,7 +1076,7 @@ class Tensor:
     def sgn_(self) -> Tensor:
         return self._apply_inplace(F.sgn)
 
-    # --- in-place forms and aliases (H1) ---
+    # --- in-place forms and aliases ---
     def abs_(self) -> Tensor:
         return self._apply_inplace(F.abs)
 
@@ -1720,7 +1720,7 @@ _METHODS = {
     "unique",
     "unique_consecutive",
     "bincount",
-    # bitwise, integer and statistics (H3)
+    # bitwise, integer and statistics
     "bitwise_and",
     "bitwise_or",
     "bitwise_xor",
@@ -1752,7 +1752,7 @@ _METHODS = {
     "renorm",
     "igamma",
     "igammac",
-    # aliases (H1)
+    # aliases
     "absolute",
     "divide",
     "multiply",
@@ -1770,7 +1770,7 @@ _METHODS = {
     "msort",
     "adjoint",
     "is_nonzero",
-    # scatter and index family (H4)
+    # scatter and index family
     "scatter_reduce",
     "index_reduce",
     "index_put",
@@ -1833,7 +1833,7 @@ Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub
 Tensor.__mul__ = Tensor.__rmul__ = F.mul
 Tensor.__truediv__ = F.div
 
-# bitwise, integer and statistics (H3): in-place methods that only Tensor has, and the shifts.
+# bitwise, integer and statistics: in-place methods that only Tensor has, and the shifts.
 _H3_IN_PLACE = "bitwise_and bitwise_or bitwise_xor bitwise_not bitwise_left_shift bitwise_right_shift"
 for _name in (_H3_IN_PLACE + " copysign nextafter renorm igamma igammac").split():
     setattr(Tensor, _name + "_", F._in_place_method(getattr(F, _name), _name + "_"))
@@ -1845,7 +1845,7 @@ Tensor.__iand__, Tensor.__ior__, Tensor.__ixor__ = Tensor.bitwise_and_, Tensor.b
 Tensor.__ilshift__, Tensor.__irshift__ = Tensor.bitwise_left_shift_, Tensor.bitwise_right_shift_
 
 
-# --- nn methods of Tensor (H5) ---
+# --- nn methods of Tensor ---
 def _hardshrink(self: Tensor, lambd: float = 0.5) -> Tensor:
     """``x.hardshrink(lambd)``: ``torch.nn.functional.hardshrink(x, lambd)``."""
     from .nn import functional  # (nn is built on this module)
@@ -1863,7 +1863,7 @@ def _prelu(self: Tensor, weight: Tensor) -> Tensor:
 Tensor.hardshrink, Tensor.prelu = _hardshrink, _prelu
 
 
-# --- in-place shape changes, as_strided, small functions (H5) ---
+# --- in-place shape changes, as_strided, small functions ---
 _H5_METHODS = "t_ transpose_ swapaxes_ swapdims_ squeeze_ unsqueeze_ as_strided as_strided_ as_strided_scatter"
 _H5_METHODS += (
     " is_complex is_conj conj resolve_conj conj_physical isreal angle is_same_size nonzero_static resize_ resize_as_"

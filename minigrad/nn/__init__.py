@@ -23,6 +23,7 @@ from .activation import (
     Dropout,
     Dropout1d,
     Dropout2d,
+    Dropout3d,
     Flatten,
     Hardshrink,
     Hardsigmoid,
@@ -51,7 +52,7 @@ from .activation import (
 )
 from .attention import MultiheadAttention
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d
 from .embedding import Embedding
 from .linear import Bilinear, Identity, Linear
 from .loss import (
@@ -82,9 +83,11 @@ from .module import Module
 from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
+    BatchNorm3d,
     GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
+    InstanceNorm3d,
     LayerNorm,
     LocalResponseNorm,
     RMSNorm,
@@ -92,27 +95,48 @@ from .normalization import (
 from .padding import (
     CircularPad1d,
     CircularPad2d,
+    CircularPad3d,
     ConstantPad1d,
     ConstantPad2d,
+    ConstantPad3d,
     ReflectionPad1d,
     ReflectionPad2d,
+    ReflectionPad3d,
     ReplicationPad1d,
     ReplicationPad2d,
+    ReplicationPad3d,
     ZeroPad1d,
     ZeroPad2d,
+    ZeroPad3d,
 )
 from .parameter import Parameter
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
     AdaptiveMaxPool1d,
     AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
+    ChannelShuffle,
+    LPPool3d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
+    MaxUnpool1d,
+    MaxUnpool2d,
+    MaxUnpool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .upsampling import (
     Fold,
     LPPool1d,
@@ -128,29 +152,41 @@ from .upsampling import (
 __all__ = [
     "AdaptiveAvgPool1d",
     "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
     "AdaptiveMaxPool1d",
     "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
     "AlphaDropout",
     "AvgPool1d",
     "AvgPool2d",
+    "AvgPool3d",
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
     "BatchNorm2d",
+    "BatchNorm3d",
     "Bilinear",
     "CELU",
+    "ChannelShuffle",
     "CircularPad1d",
     "CircularPad2d",
+    "CircularPad3d",
     "ConstantPad1d",
     "ConstantPad2d",
+    "ConstantPad3d",
     "Conv1d",
     "Conv2d",
+    "Conv3d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
+    "ConvTranspose3d",
     "CosineEmbeddingLoss",
     "CosineSimilarity",
     "CrossEntropyLoss",
     "Dropout",
     "Dropout1d",
     "Dropout2d",
+    "Dropout3d",
     "ELU",
     "Embedding",
     "Flatten",
@@ -170,10 +206,12 @@ __all__ = [
     "Identity",
     "InstanceNorm1d",
     "InstanceNorm2d",
+    "InstanceNorm3d",
     "KLDivLoss",
     "L1Loss",
     "LPPool1d",
     "LPPool2d",
+    "LPPool3d",
     "LSTM",
     "LSTMCell",
     "LayerNorm",
@@ -186,6 +224,10 @@ __all__ = [
     "MarginRankingLoss",
     "MaxPool1d",
     "MaxPool2d",
+    "MaxPool3d",
+    "MaxUnpool1d",
+    "MaxUnpool2d",
+    "MaxUnpool3d",
     "Mish",
     "Module",
     "ModuleDict",
@@ -213,8 +255,10 @@ __all__ = [
     "ReLU6",
     "ReflectionPad1d",
     "ReflectionPad2d",
+    "ReflectionPad3d",
     "ReplicationPad1d",
     "ReplicationPad2d",
+    "ReplicationPad3d",
     "SELU",
     "Sequential",
     "SiLU",
@@ -230,6 +274,11 @@ __all__ = [
     "Tanh",
     "Tanhshrink",
     "Threshold",
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
     "TripletMarginLoss",
     "TripletMarginWithDistanceLoss",
     "Unflatten",
@@ -239,71 +288,8 @@ __all__ = [
     "UpsamplingNearest2d",
     "ZeroPad1d",
     "ZeroPad2d",
+    "ZeroPad3d",
     "functional",
     "init",
     "utils",
-]
-
-# --- Transformer, parametrizations, EmbeddingBag (H4) ---
-from .transformer import (  # noqa: E402
-    Transformer,
-    TransformerDecoder,
-    TransformerDecoderLayer,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
-
-__all__ += [
-    "Transformer",
-    "TransformerDecoder",
-    "TransformerDecoderLayer",
-    "TransformerEncoder",
-    "TransformerEncoderLayer",
-]
-
-# --- 3-d and transposed convolutions (H3) ---
-from .activation import Dropout3d  # noqa: E402
-from .conv import Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: E402
-from .normalization import BatchNorm3d, InstanceNorm3d  # noqa: E402
-from .padding import (  # noqa: E402
-    CircularPad3d,
-    ConstantPad3d,
-    ReflectionPad3d,
-    ReplicationPad3d,
-    ZeroPad3d,
-)
-from .pooling import (  # noqa: E402
-    AdaptiveAvgPool3d,
-    AdaptiveMaxPool3d,
-    AvgPool3d,
-    ChannelShuffle,
-    LPPool3d,
-    MaxPool3d,
-    MaxUnpool1d,
-    MaxUnpool2d,
-    MaxUnpool3d,
-)
-
-__all__ += [
-    "ChannelShuffle",
-    "LPPool3d",
-    "MaxUnpool1d",
-    "MaxUnpool2d",
-    "MaxUnpool3d",
-    "AdaptiveAvgPool3d",
-    "AdaptiveMaxPool3d",
-    "AvgPool3d",
-    "MaxPool3d",
-    "BatchNorm3d",
-    "CircularPad3d",
-    "ConstantPad3d",
-    "Conv3d",
-    "ConvTranspose1d",
-    "ConvTranspose2d",
-    "ConvTranspose3d",
-    "Dropout3d",
-    "InstanceNorm3d",
-    "ReflectionPad3d",
-    "ReplicationPad3d",
-    "ZeroPad3d",
 ]

@@ -1403,7 +1403,7 @@ def adaptive_max_indices(xp, x, *, output_size):
     return max_indices(xp, x, _plane(xp, *_adaptive_axes(xp, x.shape, output_size), x.shape[-1]))
 
 
-# ---------------------------------------------------------------------------------------------- bilinear (H5)
+# ---------------------------------------------------------------------------------------------- bilinear
 def _trilinear_grad(spec: str, k: int):
     """The einsum spec of the gradient for operand ``k`` of ``spec``: the incoming gradient takes
     the result's place, operand ``k``'s indices become the result's."""
@@ -1424,7 +1424,7 @@ trilinear_op = Op(
 )
 
 
-# ---------------------------------------------------------------------------------------------- resampling (H5)
+# ---------------------------------------------------------------------------------------------- resampling
 # pixel_shuffle moves blocks of r*r channels into r x r patches of the plane; pixel_unshuffle
 # undoes it. Each is the other's backward, as in PyTorch.
 def _pixel_shuffle(xp, x, r):
@@ -1644,7 +1644,7 @@ avg_pool3d_channels_backward_op = Op(
 )
 
 
-# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+# --- weight norm ---
 # _weight_norm's fused kernel (dim 0 or the last): w = v * g / ||v|| with the norm over every dim
 # but ``dim``. Its rules are PyTorch's _weight_norm_differentiable_backward, in minigrad ops.
 def _norms_except(v, dim):
@@ -1679,7 +1679,7 @@ weight_norm_interface_op = Op(
 norm_all_op = Op("NormBackward0", norm_op.forward, **norm_op.rules)  # ATen's norm(p) of all elements
 
 
-# --- 3-d and transposed convolutions (H3) ---
+# --- 3-d and transposed convolutions ---
 # 3-d pooling reuses the 2-d pooling's array helpers on a (..., D, H*W) view of the volume: a flat
 # position in that "plane" is the flat position in the (D, H, W) volume, which is what PyTorch's
 # 3-d indices are. Only the geometry (which positions each window reads) is 3-d.

@@ -200,7 +200,7 @@ def triplet_margin_loss(
     return F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction(reduction))
 
 
-# --- 3-d and transposed convolutions (H3) ---
+# --- 3-d and transposed convolutions ---
 __all__ += [
     "channel_shuffle",
     "conv3d",

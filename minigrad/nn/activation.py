@@ -513,7 +513,7 @@ class Softmax2d(Module):
         return F.softmax(input, -3, _stacklevel=5)
 
 
-# --- 3-d and transposed convolutions (H3) ---
+# --- 3-d and transposed convolutions ---
 class Dropout3d(_DropoutNd):
     """During training, zero whole channels of a (N, C, D, H, W) or (C, D, H, W) input with
     probability ``p`` and scale the rest; nothing in eval().

@@ -1103,17 +1103,13 @@ def _check_probability(p: float) -> None:
 
 def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
     """1 where an element (with ``feature``: a whole channel, dims 0 and 1) is kept, else 0, in
-    the input's dtype; each kept with probability 1 - p."""
-    shape = input.shape
-    if feature:
-        if input.ndim < 2:
-            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-        shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
-    order = None if feature else _memory_order(input)  # drawn in the input's memory order, as PyTorch's
-    if order is not None:
-        drawn = zeros([shape[d] for d in order], dtype=input.dtype, device=input.device).bernoulli_(1 - p)
-        return drawn.permute([order.index(d) for d in range(input.ndim)])
-    return zeros(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)  # PyTorch's draws
+    the input's dtype; each kept with probability 1 - p, drawn as PyTorch draws them."""
+    if not feature:  # laid out like the input, so drawn in its memory order (a transpose: along its storage)
+        return input.detach().bernoulli(1 - p)
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
+    return zeros(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
 
 
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool = False) -> Tensor:
@@ -1321,7 +1317,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     return _ops.prelu_op(input, weight)
 
 
-# ---------------------------------------------------------------------------------------------- more activations (H5)
+# ---------------------------------------------------------------------------------------------- more activations
 _SELU_ALPHA_ARG, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # SELU's fixed point
 
 
@@ -1453,7 +1449,7 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, traini
     return rrelu(input, lower, upper, training, inplace=True)
 
 
-# ---------------------------------------------------------------------------------------------- rms_norm, bilinear (H5)
+# ---------------------------------------------------------------------------------------------- rms_norm, bilinear
 def rms_norm(
     input: Tensor, normalized_shape: list[int] | tuple[int, ...], weight: Tensor | None = None, eps: float | None = None
 ) -> Tensor:
@@ -1510,7 +1506,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     return out if bias is None else out + bias
 
 
-# ---------------------------------------------------------------------------------------------- resampling (H5)
+# ---------------------------------------------------------------------------------------------- resampling
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """Rearrange (*, C*r*r, H, W) into (*, C, H*r, W*r), ``r = upscale_factor`` (``PixelShuffleBackward0``).
 
@@ -2717,23 +2713,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 from .attention import multi_head_attention_forward, scaled_dot_product_attention  # noqa: E402, F401 (exported)
 
 
-# --- Transformer, parametrizations, EmbeddingBag (H4) ---
-def _memory_order(input: Tensor) -> tuple[int, ...] | None:
-    """The dims of ``input`` from the slowest to the fastest in memory, where it is dense and not
-    overlapping but not row-major (a transpose); else None. PyTorch's ``empty_like`` keeps such a
-    layout, so a random mask drawn for it (dropout's) is filled in memory order."""
-    if input.is_contiguous():
-        return None
-    strides = input.stride()
-    dims = sorted((d for d in range(input.ndim) if input.shape[d] != 1), key=lambda d: -strides[d])
-    expected = 1
-    for d in reversed(dims):  # dense: each stride is the product of the sizes inside it
-        if strides[d] != expected:
-            return None
-        expected *= input.shape[d]
-    return (*(d for d in range(input.ndim) if input.shape[d] == 1), *dims)
-
-
+# --- weight norm ---
 def norm_except_dim(v: Tensor, pow: float = 2, dim: int = 0) -> Tensor:
     """The ``pow``-norm of ``v`` over every dim but ``dim`` (kept, the others of size 1); over all
     of ``v`` for ``dim=-1``. PyTorch's ``torch.norm_except_dim``, with its nodes.
@@ -2763,7 +2743,7 @@ def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
     return v * (g / norm_except_dim(v, 2, dim))
 
 
-# --- 3-d and transposed convolutions (H3) ---
+# --- 3-d and transposed convolutions ---
 def conv3d(
     input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
 ) -> Tensor:

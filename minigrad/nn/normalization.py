@@ -361,7 +361,7 @@ class LocalResponseNorm(Module):
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
 
 
-# --- 3-d and transposed convolutions (H3) ---
+# --- 3-d and transposed convolutions ---
 class BatchNorm3d(_BatchNorm):
     """Batch normalization of (N, C, D, H, W) volumes, per channel C (over N, D, H and W).
 

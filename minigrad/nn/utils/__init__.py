@@ -172,7 +172,7 @@ def clip_grads_with_norm_(
         g.mul_(scale.to(g.dtype))
 
 
-# --- Transformer, parametrizations, EmbeddingBag (H4) ---
+# --- parametrizations, and the weight and spectral norms ---
 # isort: split
 from . import parametrizations, parametrize  # noqa: E402
 from ._hooks_norms import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm  # noqa: E402
