@@ -43,8 +43,14 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
-    """The matrix norm over the two dims ``dim``: ``'fro'`` (default), 1, -1, inf or -inf (the
-    largest or smallest column or row sum of absolute values)."""
+    """The matrix norm over the two dims ``dim``: ``'fro'`` (default), ``'nuc'`` (the sum of the
+    singular values), 2 or -2 (the largest or smallest singular value), 1, -1, inf or -inf (the
+    largest or smallest column or row sum of absolute values).
+
+    >>> import minigrad as torch
+    >>> torch.linalg.matrix_norm(torch.tensor([[3.0, 0.0], [0.0, -4.0]]), 2)
+    tensor(4.)
+    """
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     if dtype is not None:
@@ -52,11 +58,15 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     rows, cols = (F._wrap_dim(d, A.ndim) for d in dim)
     if ord == "fro":
         return F.norm(A, 2, (rows, cols), keepdim)
-    if ord in ("nuc", 2, -2):
-        raise NotImplementedError(
-            f"linalg.matrix_norm(ord={ord!r}) needs singular values, which minigrad does not compute; "
-            "use ord='fro', 1, -1, inf or -inf"
-        )
+    if ord in ("nuc", 2, -2):  # from the singular values, composed as ATen composes it
+        if not A.dtype.is_floating_point:
+            raise RuntimeError(
+                f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {A.dtype._legacy_name}"
+            )
+        order = [d for d in range(A.ndim) if d not in (rows, cols)] + [rows, cols]
+        S = svdvals(A.permute(order))
+        result = S.sum(-1, keepdim) if ord == "nuc" else S.amax(-1, keepdim) if ord == 2 else S.amin(-1, keepdim)
+        return result.unsqueeze(-1).permute([order.index(d) for d in range(A.ndim)]) if keepdim else result
     if ord not in (1, -1, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     summed, across = (rows, cols) if abs(ord) == 1 else (cols, rows)  # 1: column sums; inf: row sums

@@ -96,6 +96,12 @@ CASES = {
     "Tensor.pinverse": (lambda lib, A: A.pinverse(), TALL),
     **{f"cond {p}": (lambda lib, A, p=p: lib.linalg.cond(A, p), GENERAL) for p in (None, 2, -2, "nuc")},
     "cond batch": (lambda lib, A: lib.linalg.cond(A, -2), BATCH),
+    # the singular-value norms: ATen's permute, svdvals, then amax/amin/sum (and back for keepdim)
+    "matrix_norm 2": (lambda lib, A: lib.linalg.matrix_norm(A, 2), BATCH),
+    "matrix_norm -2 dims": (lambda lib, A: lib.linalg.matrix_norm(A, -2, dim=(2, 0)), BATCH),
+    "matrix_norm nuc keepdim": (lambda lib, A: lib.linalg.matrix_norm(A, "nuc", dim=(0, 2), keepdim=True), BATCH),
+    "linalg.norm 2": (lambda lib, A: lib.linalg.norm(A, 2, keepdim=True), TALL),
+    "linalg.norm nuc": (lambda lib, A: lib.linalg.norm(A, "nuc"), WIDE),
     "lu_factor": (lambda lib, A: lib.linalg.lu_factor(A).LU, GENERAL),
     "lu_factor_ex wide": (lambda lib, A: lib.linalg.lu_factor_ex(A)[0], WIDE),
     "lu_factor tall": (lambda lib, A: lib.linalg.lu_factor(A)[0], TALL),
