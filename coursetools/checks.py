@@ -149,6 +149,13 @@ def _plain(value, what: str):
         return [int(v) for v in tuple.__iter__(value)]
     if kind.__module__ == "numpy" and kind.__name__ in _NUMPY_TYPES:
         return value.tolist()
+    if kind.__module__.split(".")[0] == "torch":
+        # PyTorch itself, imported by the student, replaced the notebook's `import minigrad as torch`.
+        raise AssertionError(
+            f"{what}: got a PyTorch {kind.__name__}, not a minigrad tensor. In this course `torch` is "
+            "minigrad (`import minigrad as torch`); an `import torch` in your notebook replaced it: "
+            "remove it, then restart the kernel and run all cells"
+        )
     raise AssertionError(f"{what}: expected a tensor, a number or a list, got {kind.__name__}")
 
 

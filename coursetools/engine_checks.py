@@ -8,6 +8,7 @@ wrong: the operation and the input, or the node of the graph.
 
 - :func:`check_unbroadcast` -- ``unbroadcast(grad, shape)``;
 - :func:`check_rule` -- a derivative rule such as ``vjp_mul(grad, a, b) -> (grad_a, grad_b)``;
+  :func:`own_unbroadcast` lends the rules a correct ``unbroadcast`` while they are checked;
 - :func:`check_topological_order` -- ``topological_order(root)`` on the notebook's graphs;
 - :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node.
 
@@ -23,9 +24,10 @@ after the module was patched fails.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import minigrad as torch
 
@@ -37,6 +39,7 @@ __all__ = [
     "check_topological_order",
     "check_unbroadcast",
     "leaf",
+    "own_unbroadcast",
     "reachable",
     "to_minigrad",
 ]
@@ -326,6 +329,38 @@ def check_unbroadcast(unbroadcast: Callable, seed: int | None = None, trials: in
                 f"{call} has the right shape but wrong values: each element must be the sum of the "
                 f"elements of grad that were broadcast from it\n  expected: {_show(expected)}\n  got:      {_show(result)}"
             )
+
+
+def _unbroadcast(grad, shape):
+    """A correct ``unbroadcast``, for :func:`own_unbroadcast`."""
+    return grad.sum_to_size(tuple(shape)) if tuple(shape) else grad.sum()
+
+
+@contextlib.contextmanager
+def own_unbroadcast(namespace: dict) -> Iterator[None]:
+    """Within the block, ``namespace["unbroadcast"]`` (the notebook's) is a correct one.
+
+    The rules of exercise 2 call the student's ``unbroadcast``; lending them a correct one grades
+    the rules on their own, so that a slip in ``unbroadcast`` costs the points of exercise 1 once,
+    not those of exercise 2 as well. The student's function is put back afterwards.
+
+    >>> ns = {"unbroadcast": None}
+    >>> with own_unbroadcast(ns):
+    ...     tuple(ns["unbroadcast"](torch.ones(2, 3), (3,)).shape)
+    (3,)
+    >>> ns["unbroadcast"] is None
+    True
+    """
+    missing = object()
+    theirs = namespace.get("unbroadcast", missing)
+    namespace["unbroadcast"] = _unbroadcast
+    try:
+        yield
+    finally:
+        if theirs is missing:
+            namespace.pop("unbroadcast", None)
+        else:
+            namespace["unbroadcast"] = theirs
 
 
 # ---------------------------------------------------------------------------------------------

@@ -366,7 +366,16 @@ CELLS = [
                     return torch.zeros(x.shape, dtype=x.dtype)
                 out = torch.autograd.grad(grad, [x2], grad_outputs=v, allow_unused=True)[0]
                 return torch.zeros_like(x) if out is None else out.detach()
+            """,
             """
+            def hvp(f, x, v):
+                with torch.enable_grad():
+                    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+                    if g.grad_fn is None:
+                        return torch.zeros_like(x)
+                    (hv,) = torch.autograd.grad(torch.dot(g, v.to(g.dtype)), x)
+                return hv
+            """,
         ],
         mistakes=[
             # Forgets the linear case: autograd raises instead of returning zeros.
@@ -388,6 +397,19 @@ CELLS = [
                     return torch.autograd.grad((g * v).sum(), x)[0]
                 """,
                 ["ex1_visible", "ex1_hidden"],
+            ),
+            # Uses backward(): the right H v, but it is left behind in x.grad.
+            mistake(
+                """
+                def hvp(f, x, v):
+                    x.grad = None
+                    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+                    if not g.requires_grad:
+                        return torch.zeros_like(x)
+                    (g * v).sum().backward()
+                    return x.grad
+                """,
+                ["ex1_hidden"],
             ),
         ],
     ),
@@ -423,6 +445,7 @@ CELLS = [
                 _got = hvp(_f, _x, _v)
                 check(_got is not None, f"{_what}: hvp returned None")
                 check_close(_got, _H(_x) @ _v, f"{_what}: wrong H v", atol=1e-8)
+            check(_x.grad is None, f"{_what}: hvp should leave no gradient in x.grad (use torch.autograd.grad, not backward())")
         ### END HIDDEN TESTS
         """,
         points=2,
@@ -514,7 +537,11 @@ CELLS = [
                     unit[i] = 1.0
                     rows.append(hvp(f, x, unit))
                 return torch.stack(rows)
+            """,
             """
+            def hessian(f, x):
+                return torch.autograd.functional.hessian(f, x)
+            """,
         ],
         mistakes=[
             # Drops retain_graph: the second row walks a graph the first row freed.
@@ -689,6 +716,15 @@ CELLS = [
                 def newton_step(f, x):
                     (g,) = torch.autograd.grad(f(x), x)
                     return x.detach() - g
+                """,
+                ["ex3_visible", "ex3_hidden"],
+            ),
+            # Steps the wrong way: x + H^-1 g.
+            mistake(
+                """
+                def newton_step(f, x):
+                    (g,) = torch.autograd.grad(f(x), x)
+                    return (x + torch.linalg.solve(hessian(f, x), g)).detach()
                 """,
                 ["ex3_visible", "ex3_hidden"],
             ),
@@ -904,7 +940,16 @@ CELLS = [
                 grads = torch.autograd.grad(out, copy, grad_outputs=torch.ones_like(out), create_graph=True)[0]
                 norms = ((grads**2).sum(dim=1) + 1e-30).sqrt()
                 return ((norms - 1) ** 2).sum() / x.shape[0]
+            """,
             """
+            def gradient_penalty(critic, x):
+                probe = x.detach().clone()
+                probe.requires_grad = True
+                with torch.enable_grad():
+                    out = critic(probe)
+                    (grads,) = torch.autograd.grad(out, probe, torch.ones_like(out), create_graph=True)
+                return torch.mean((torch.linalg.vector_norm(grads, ord=2, dim=-1) - 1.0) ** 2)
+            """,
         ],
         mistakes=[
             # Switches on requires_grad of the caller's tensor.
@@ -1067,11 +1112,14 @@ CELLS = [
         fate = {"a": "freed", "b": "ok", "c": "no_graph", "d": "ok", "e": "ok", "f": "freed", "g": "freed", "h": "no_graph"}
         ### END SOLUTION
         """,
+        alternatives=['fate = dict(zip("abcdefgh", "freed ok no_graph ok ok freed freed no_graph".split()))'],
         mistakes=[
             mistake(
                 'fate = {"a": "freed", "b": "ok", "c": "no_graph", "d": "ok", "e": "freed", "f": "freed", "g": "ok", "h": "no_graph"}',
                 ["ex5_hidden"],
-            )
+            ),
+            # Half of the predictions, all of them right: the other half still counts as wrong.
+            mistake('fate = {"a": "freed", "b": "ok", "c": "no_graph", "d": "ok"}', ["ex5_visible", "ex5_hidden"]),
         ],
     ),
     tests(
@@ -1106,7 +1154,8 @@ CELLS = [
             return "ok"
 
 
-        for _key in sorted(_fate):
+        for _key in "abcdefgh":  # every case: a missing prediction is a wrong one
+            check(_key in _fate, f"fate has no prediction for case {_key!r}")
             check(_fate[_key] == _what_happens(globals()[f"_ex5_case_{_key}"]), f"fate[{_key!r}] is wrong")
         ### END HIDDEN TESTS
         """,
