@@ -529,7 +529,7 @@ def _spherical_j0(xp, x):
 # PyTorch's own Bessel J0, J1, Y0, Y1 kernels (Cephes' rational approximations, its tables and
 # its compiler's fused multiply-adds): SciPy's values are more accurate, but differ from
 # PyTorch's by up to 3e-7 just above x = 5, where the kernels switch formulas.
-# Y0 and Y1 share J0"s and J1"s tables for large x (the asymptotic P and Q).
+# Y0 and Y1 share J0's and J1's tables for large x (the asymptotic P and Q).
 _BESSEL0_LARGE_X = {
     "PP": (
         0.0007969367292973471,
