@@ -7,6 +7,7 @@ Each function records the same backward nodes PyTorch records where that is inst
 
 from __future__ import annotations
 
+import inspect
 import math
 import warnings
 
@@ -3180,88 +3181,28 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
 
 
-def max_pool1d_with_indices(
-    input: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> tuple[Tensor, Tensor]:
-    """:func:`max_pool1d` and its indices, whatever ``return_indices`` says (as in PyTorch).
+def _always_with_indices(pool):
+    """``pool`` giving ``(values, indices)`` whatever ``return_indices`` says: PyTorch's
+    ``F.max_pool2d_with_indices`` and the like, with ``pool``'s signature."""
+    signature = inspect.signature(pool)
 
-    >>> import minigrad as torch
-    >>> torch.nn.functional.max_pool1d_with_indices(torch.tensor([[1.0, 3.0]]), 2)[1]
-    tensor([[1]])
-    """
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+    def with_indices(*args, **kwargs) -> tuple[Tensor, Tensor]:
+        bound = signature.bind(*args, **kwargs)
+        bound.arguments["return_indices"] = True
+        return pool(*bound.args, **bound.kwargs)
+
+    with_indices.__name__ = with_indices.__qualname__ = f"{pool.__name__}_with_indices"
+    with_indices.__doc__ = f":func:`{pool.__name__}` and its indices, whatever ``return_indices`` says."
+    with_indices.__signature__ = signature
+    return with_indices
 
 
-def max_pool2d_with_indices(
-    input: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> tuple[Tensor, Tensor]:
-    """:func:`max_pool2d` and its indices, whatever ``return_indices`` says (as in PyTorch).
-
-    >>> import minigrad as torch
-    >>> torch.nn.functional.max_pool2d_with_indices(torch.tensor([[[1.0, 3.0]]]), (1, 2))[1]
-    tensor([[[1]]])
-    """
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
-
-
-def max_pool3d_with_indices(
-    input: Tensor,
-    kernel_size,
-    stride=None,
-    padding=0,
-    dilation=1,
-    ceil_mode: bool = False,
-    return_indices: bool = False,
-) -> tuple[Tensor, Tensor]:
-    """:func:`max_pool3d` and its indices, whatever ``return_indices`` says (as in PyTorch).
-
-    >>> import minigrad as torch
-    >>> torch.nn.functional.max_pool3d_with_indices(torch.tensor([[[[1.0, 3.0]]]]), (1, 1, 2))[1]
-    tensor([[[[1]]]])
-    """
-    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
-
-
-def adaptive_max_pool1d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
-    """:func:`adaptive_max_pool1d` and its indices, whatever ``return_indices`` says.
-
-    >>> import minigrad as torch
-    >>> torch.nn.functional.adaptive_max_pool1d_with_indices(torch.tensor([[1.0, 3.0]]), 1)[1]
-    tensor([[1]])
-    """
-    return adaptive_max_pool1d(input, output_size, True)
-
-
-def adaptive_max_pool2d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
-    """:func:`adaptive_max_pool2d` and its indices, whatever ``return_indices`` says.
-
-    >>> import minigrad as torch
-    >>> torch.nn.functional.adaptive_max_pool2d_with_indices(torch.tensor([[[1.0, 3.0]]]), 1)[1]
-    tensor([[[1]]])
-    """
-    return adaptive_max_pool2d(input, output_size, True)
-
-
-def adaptive_max_pool3d_with_indices(input: Tensor, output_size, return_indices: bool = False) -> tuple[Tensor, Tensor]:
-    """:func:`adaptive_max_pool3d` and its indices, whatever ``return_indices`` says.
-
-    >>> import minigrad as torch
-    >>> torch.nn.functional.adaptive_max_pool3d_with_indices(torch.tensor([[[[1.0, 3.0]]]]), 1)[1]
-    tensor([[[[1]]]])
-    """
-    return adaptive_max_pool3d(input, output_size, True)
+max_pool1d_with_indices = _always_with_indices(max_pool1d)
+max_pool2d_with_indices = _always_with_indices(max_pool2d)
+max_pool3d_with_indices = _always_with_indices(max_pool3d)
+adaptive_max_pool1d_with_indices = _always_with_indices(adaptive_max_pool1d)
+adaptive_max_pool2d_with_indices = _always_with_indices(adaptive_max_pool2d)
+adaptive_max_pool3d_with_indices = _always_with_indices(adaptive_max_pool3d)
 
 
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
