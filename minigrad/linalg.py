@@ -234,6 +234,23 @@ def _check_square(name: str, A: Tensor) -> None:
         raise RuntimeError(f"{name}: A must be batches of square matrices, but they are {rows} by {cols} matrices")
 
 
+def _check_same_dtype(name: str, A: Tensor, B: Tensor, A_name: str = "A") -> None:
+    if A.dtype is not B.dtype:
+        raise RuntimeError(
+            f"{name}: Expected {A_name} and B to have the same dtype, but found {A_name} of type "
+            f"{A.dtype._legacy_name} and B of type {B.dtype._legacy_name} instead"
+        )
+
+
+def _check_equation(name: str, n: int, B_shape, left: bool) -> None:
+    """That B (a matrix of ``B_shape``) fits an n x n A on its side of the equation."""
+    if B_shape[-2 if left else -1] != n:
+        raise RuntimeError(
+            f"{name}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
+            f"({n}x{n} and {B_shape[-2]}x{B_shape[-1]})"
+        )
+
+
 def _check_floating(name: str, t: Tensor) -> None:
     if not t.dtype.is_floating_point:
         raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. Got {t.dtype._legacy_name}")
@@ -512,17 +529,8 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     _check_square(name, A)
     _check_lapack_dtype(name, A)
-    if A.dtype is not B.dtype:
-        raise RuntimeError(
-            f"{name}: Expected A and B to have the same dtype, but found A of type {A.dtype._legacy_name} "
-            f"and B of type {B.dtype._legacy_name} instead"
-        )
-    n = A.shape[-1]
-    if B.shape[-2 if left else -1] != n:
-        raise RuntimeError(
-            f"{name}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
-            f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
-        )
+    _check_same_dtype(name, A, B)
+    _check_equation(name, A.shape[-1], B.shape, left)
     F.broadcast_shapes(A.shape[:-2], B.shape[:-2])
     return _solve_triangular_op(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
@@ -1206,23 +1214,13 @@ LinalgInvExBackward0 = F._results_node(
 def _check_solve(name: str, A: Tensor, B: Tensor, left: bool) -> None:
     """linalg.solve's checks, in PyTorch's order."""
     _check_floating(name, A)
-    if A.dtype is not B.dtype:
-        raise RuntimeError(
-            f"{name}: Expected A and B to have the same dtype, but found A of type {A.dtype._legacy_name} "
-            f"and B of type {B.dtype._legacy_name} instead"
-        )
+    _check_same_dtype(name, A, B)
     _check_square(name, A)
     vector = _is_vector_rhs(A.shape, B.shape)
     matrix = tuple(B.shape) + (1,) if vector else tuple(B.shape)  # B as PyTorch sees it, a matrix
     if len(matrix) < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
-    n = A.shape[-1]
-    if matrix[-2 if left else -1] != n:
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(
-            f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-            f"{'x'.join(map(str, matrix[-2:]))})"
-        )
+    _check_equation(name, A.shape[-1], matrix, left)
     if vector and not left:
         raise RuntimeError(
             f"{name}: Vector broadcasting of the left hand side is not supported for left=False. In this case "
@@ -1891,17 +1889,8 @@ def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoin
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     if pivots.dtype.name != "int32":
         raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type torch.int32")
-    if LU.dtype is not B.dtype:
-        raise RuntimeError(
-            f"{name}: Expected LU and B to have the same dtype, but found LU of type {LU.dtype._legacy_name} "
-            f"and B of type {B.dtype._legacy_name} instead"
-        )
-    n = LU.shape[-1]
-    if B.shape[-2 if left else -1] != n:
-        raise RuntimeError(
-            f"{name}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
-            f"({n}x{n} and {B.shape[-2]}x{B.shape[-1]})"
-        )
+    _check_same_dtype(name, LU, B, "LU")
+    _check_equation(name, LU.shape[-1], B.shape, left)
     F.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
     return _lu_solve_op(LU, pivots, B, left=left, adjoint=adjoint)
 
