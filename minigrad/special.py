@@ -18,8 +18,6 @@ import functools
 import math
 from numbers import Number
 
-import numpy
-
 from . import backend, dtypes
 from .autograd.grad_mode import no_grad
 from .autograd.op import Op
@@ -53,6 +51,8 @@ from .functions import (
     xlogy,
 )
 from .tensor import Tensor
+
+numpy = backend.numpy  # the CPU's array module (only backend imports NumPy)
 
 __all__ = [
     "airy_ai",

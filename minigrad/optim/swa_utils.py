@@ -23,9 +23,7 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import numpy as np
-
-from .. import dtypes
+from .. import backend, dtypes
 from ..autograd.grad_mode import no_grad
 from ..factories import tensor
 from ..nn.module import Module
@@ -96,7 +94,7 @@ def get_swa_multi_avg_fn() -> Callable[[list[Tensor], list[Tensor], Any], None]:
             if _is_float(averaged_param_list[0]):
                 if isinstance(num_averaged, Tensor):
                     # PyTorch's weight is the tensor 1 / (n + 1): float32, whatever the parameters' dtype
-                    weight = float(np.float32(1) / np.float32(num_averaged.item() + 1))
+                    weight = float(backend.numpy.float32(1) / backend.numpy.float32(num_averaged.item() + 1))
                 else:
                     weight = 1 / (num_averaged + 1)
                 for p_avg, p_model in zip(averaged_param_list, current_param_list):
