@@ -8,7 +8,8 @@ wrong: the operation and the input, or the node of the graph.
 
 - :func:`check_unbroadcast` -- ``unbroadcast(grad, shape)``;
 - :func:`check_rule` -- a derivative rule such as ``vjp_mul(grad, a, b) -> (grad_a, grad_b)``;
-  :func:`own_unbroadcast` lends the rules a correct ``unbroadcast`` while they are checked;
+- :func:`graded_alone` -- a check run again with a correct ``unbroadcast`` or
+  ``topological_order`` when it fails with the student's, so that one slip is not graded twice;
 - :func:`check_topological_order` -- ``topological_order(root)`` on the notebook's graphs;
 - :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node.
 
@@ -38,8 +39,8 @@ __all__ = [
     "check_rule",
     "check_topological_order",
     "check_unbroadcast",
+    "graded_alone",
     "leaf",
-    "own_unbroadcast",
     "reachable",
     "to_minigrad",
 ]
@@ -329,38 +330,6 @@ def check_unbroadcast(unbroadcast: Callable, seed: int | None = None, trials: in
                 f"{call} has the right shape but wrong values: each element must be the sum of the "
                 f"elements of grad that were broadcast from it\n  expected: {_show(expected)}\n  got:      {_show(result)}"
             )
-
-
-def _unbroadcast(grad, shape):
-    """A correct ``unbroadcast``, for :func:`own_unbroadcast`."""
-    return grad.sum_to_size(tuple(shape)) if tuple(shape) else grad.sum()
-
-
-@contextlib.contextmanager
-def own_unbroadcast(namespace: dict) -> Iterator[None]:
-    """Within the block, ``namespace["unbroadcast"]`` (the notebook's) is a correct one.
-
-    The rules of exercise 2 call the student's ``unbroadcast``; lending them a correct one grades
-    the rules on their own, so that a slip in ``unbroadcast`` costs the points of exercise 1 once,
-    not those of exercise 2 as well. The student's function is put back afterwards.
-
-    >>> ns = {"unbroadcast": None}
-    >>> with own_unbroadcast(ns):
-    ...     tuple(ns["unbroadcast"](torch.ones(2, 3), (3,)).shape)
-    (3,)
-    >>> ns["unbroadcast"] is None
-    True
-    """
-    missing = object()
-    theirs = namespace.get("unbroadcast", missing)
-    namespace["unbroadcast"] = _unbroadcast
-    try:
-        yield
-    finally:
-        if theirs is missing:
-            namespace.pop("unbroadcast", None)
-        else:
-            namespace["unbroadcast"] = theirs
 
 
 # ---------------------------------------------------------------------------------------------
@@ -655,6 +624,63 @@ _HIDDEN_ORDER = {
     "random graph 3": lambda: _random_graph(13, 30)[0],
     "a chain of 50,000 nodes": lambda: _chain(50_000, cheap=True)[0],
 }
+
+
+def _correct_unbroadcast(grad, shape):
+    return grad.sum_to_size(tuple(shape)) if tuple(shape) else grad.sum()
+
+
+def _correct_topological_order(root) -> list:
+    return _forward_order([root])[::-1]
+
+
+_CORRECT = {"unbroadcast": _correct_unbroadcast, "topological_order": _correct_topological_order}
+
+
+@contextlib.contextmanager
+def _lent(namespace: dict, name: str) -> Iterator[None]:
+    """Within the block, ``namespace[name]`` is the correct function; the student's is put back."""
+    missing = object()
+    theirs = namespace.get(name, missing)
+    namespace[name] = _CORRECT[name]
+    try:
+        yield
+    finally:
+        if theirs is missing:
+            namespace.pop(name, None)
+        else:
+            namespace[name] = theirs
+
+
+def graded_alone(namespace: dict, name: str, run: Callable[[], object]) -> None:
+    """Run the check ``run()``; if it fails, run it again with a correct ``name`` lent to the notebook.
+
+    ``name`` is ``"unbroadcast"`` (which the rules of exercise 2 call) or ``"topological_order"``
+    (which ``backward`` calls); ``namespace`` is the notebook's ``globals()``. The check passes if
+    either run passes, so a slip in the helper costs the points of the helper's own exercise once,
+    and an answer that only works with its own helper still counts. When both runs fail, the first
+    error is raised (the second when the first only says the helper is not written yet).
+
+    >>> ns = {"unbroadcast": lambda grad, shape: grad}  # a wrong one: it sums nothing
+    >>> graded_alone(ns, "unbroadcast", lambda: check_rule("add", lambda g, a, b: (ns["unbroadcast"](g, a.shape), ns["unbroadcast"](g, b.shape))))
+    >>> ns["unbroadcast"](torch.ones(2, 3), (3,)).shape  # the student's is back
+    torch.Size([2, 3])
+    """
+    if name not in _CORRECT:
+        raise ValueError(f"name must be one of {sorted(_CORRECT)}, got {name!r}")
+    try:
+        run()
+        return
+    except Exception as error:  # noqa: BLE001 (any failure of the student's code gets a second run)
+        first = error
+    with _lent(namespace, name):
+        try:
+            run()
+        except Exception:
+            if isinstance(first, NotImplementedError):
+                raise
+            raise first from None
+    return
 
 
 def _call(fn: Callable, what: str, where: str, *args, **kwargs):

@@ -305,8 +305,19 @@ CELLS = [
                         grad = grad.sum(dim=0)
                     return grad
                 """,
-                ["ex1_hidden", "ex2_hidden"],
-            )
+                ["ex1_hidden"],
+            ),
+            # Only the leading dimensions are summed, not the stretched ones. The rules of exercise 2,
+            # which call it, are graded with a correct unbroadcast and lose nothing.
+            mistake(
+                """
+                def unbroadcast(grad, shape):
+                    while grad.dim() > len(shape):
+                        grad = grad.sum(dim=0)
+                    return grad
+                """,
+                ["ex1_visible", "ex1_hidden"],
+            ),
         ],
     ),
     tests(
@@ -432,11 +443,14 @@ CELLS = [
     ),
     tests(
         "ex2_visible",
-        RULE_IMPORT,
         """
-        check_rule("mul", vjp_mul)
-        check_rule("div", vjp_div)
-        check_rule("add", vjp_add)
+        from coursetools.engine_checks import check_rule, graded_alone
+
+        # The rules on their own: when they fail with your unbroadcast, they are tried with a
+        # correct one (exercise 1 grades your unbroadcast).
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("mul", vjp_mul))
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("div", vjp_div))
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("add", vjp_add))
         print("vjp_mul and vjp_div pass the visible tests.")
         """,
         points=1,
@@ -444,13 +458,14 @@ CELLS = [
     ),
     tests(
         "ex2_hidden",
-        RULE_IMPORT,
         """
-        _smoke = vjp_mul(torch.ones(2), torch.ones(2), torch.ones(2)), vjp_div(torch.ones(2), torch.ones(2), torch.ones(2))
+        from coursetools.engine_checks import check_rule, graded_alone
+
+        _smoke = graded_alone(globals(), "unbroadcast", lambda: (vjp_mul(*[torch.ones(2)] * 3), vjp_div(*[torch.ones(2)] * 3)))
         ### BEGIN HIDDEN TESTS
-        check_rule("mul", vjp_mul, seed=702, trials=30)
-        check_rule("div", vjp_div, seed=703, trials=30)
-        check_rule("add", vjp_add, seed=704, trials=20)
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("mul", vjp_mul, seed=702, trials=30))
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("div", vjp_div, seed=703, trials=30))
+        graded_alone(globals(), "unbroadcast", lambda: check_rule("add", vjp_add, seed=704, trials=20))
         ### END HIDDEN TESTS
         """,
         points=2,
@@ -756,7 +771,7 @@ CELLS = [
                     def backward(ctx, grad_output):
                         return grad_output * ctx.x.sigmoid()
                 """,
-                ["ex4_hidden"],
+                ["ex4_visible"],
             ),
         ],
     ),
@@ -772,6 +787,8 @@ CELLS = [
             torch.autograd.gradcheck(Softplus.apply, (_x,), raise_exception=False),
             "gradcheck fails: backward should return grad_output times the derivative of softplus, sigmoid(x)",
         )
+        _kept = _y.grad_fn.saved_tensors
+        check(type(_kept) is tuple and len(_kept) >= 1, "forward should keep what backward needs with ctx.save_for_backward")
         print("Softplus passes the visible tests.")
         """,
         points=1,
@@ -790,8 +807,6 @@ CELLS = [
         torch.manual_seed(7)
         _m = (torch.randn(3, 4, dtype=torch.float64) * 3).requires_grad_()
         check(torch.autograd.gradcheck(Softplus.apply, (_m,), raise_exception=False), "gradcheck on a 3x4 input")
-        _kept = Softplus.apply(_m).grad_fn.saved_tensors
-        check(type(_kept) is tuple and len(_kept) >= 1, "the rule must keep its tensors with ctx.save_for_backward")
         _f32 = Softplus.apply(torch.tensor([1.0, -1.0], requires_grad=True))
         check(_f32.dtype == torch.float32, "a float32 input must give a float32 result")
         _plain_out = Softplus.apply(torch.tensor([2.0, -3.0]))
@@ -909,6 +924,7 @@ CELLS = [
         valid_orders = {"A", "D"}
         ### END SOLUTION
         """,
+        alternatives=['valid_orders = frozenset("AD")'],
         mistakes=[
             # B is breadth-first order: it visits x before a, which still has to send x a share.
             mistake('valid_orders = {"A", "B", "D"}', ["ex5_hidden"]),
@@ -919,7 +935,7 @@ CELLS = [
         """
         check("valid_orders" in globals(), "valid_orders is not defined: set it in the cell above")
         check(
-            type(valid_orders) in (set, list, tuple) and all(v in ("A", "B", "C", "D", "E", "F") for v in valid_orders),
+            type(valid_orders) in (set, frozenset, list, tuple) and all(v in ("A", "B", "C", "D", "E", "F") for v in valid_orders),
             f"valid_orders should be a set of letters from A to F, got {valid_orders!r}",
         )
         print("valid_orders has the right form. The graded tests check whether it is right.")
@@ -1030,7 +1046,7 @@ CELLS = [
                     visit(root)
                     return done[::-1]
                 """,
-                ["ex6_hidden", "ex7_graphs"],
+                ["ex6_hidden"],
             ),
             # Breadth-first: right on balanced diamonds, wrong when paths have different lengths.
             mistake(
@@ -1046,7 +1062,7 @@ CELLS = [
                                 queue.append(inp)
                     return order
                 """,
-                ["ex6_hidden", "ex7_graphs", "ex7_hooks"],
+                ["ex6_hidden"],
             ),
         ],
     ),
@@ -1205,9 +1221,11 @@ CELLS = [
     tests(
         "ex7_visible",
         """
-        from coursetools.engine_checks import check_backward
+        from coursetools.engine_checks import check_backward, graded_alone
 
-        check_backward(backward)
+        # When your backward fails with your topological_order, it is tried with a correct one
+        # (exercise 6 grades your topological_order).
+        graded_alone(globals(), "topological_order", lambda: check_backward(backward))
         print("backward passes the visible tests.")
         """,
         points=1,
@@ -1216,13 +1234,13 @@ CELLS = [
     tests(
         "ex7_graphs",
         """
-        from coursetools.engine_checks import check_backward, leaf as _leaf
+        from coursetools.engine_checks import check_backward, graded_alone, leaf as _leaf
 
         # Graded (hidden tests): other graphs, a given grad, two calls in a row, a deep chain.
         _x = _leaf([1.0, 2.0], "x")
-        backward((_x * _x).sum())
+        graded_alone(globals(), "topological_order", lambda: backward((_x * _x).sum()))
         ### BEGIN HIDDEN TESTS
-        check_backward(backward, "graphs")
+        graded_alone(globals(), "topological_order", lambda: check_backward(backward, "graphs"))
         ### END HIDDEN TESTS
         """,
         points=3,
@@ -1231,13 +1249,13 @@ CELLS = [
     tests(
         "ex7_hooks",
         """
-        from coursetools.engine_checks import check_backward, leaf as _leaf
+        from coursetools.engine_checks import check_backward, graded_alone, leaf as _leaf
 
         # Graded (hidden tests): retain_grad and hooks on leaves and non-leaves.
         _x = _leaf([1.0, 2.0], "x")
-        backward((_x * _x).sum())
+        graded_alone(globals(), "topological_order", lambda: backward((_x * _x).sum()))
         ### BEGIN HIDDEN TESTS
-        check_backward(backward, "hooks")
+        graded_alone(globals(), "topological_order", lambda: check_backward(backward, "hooks"))
         ### END HIDDEN TESTS
         """,
         points=2,
