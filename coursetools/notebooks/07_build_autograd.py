@@ -454,14 +454,14 @@ CELLS = [
         print("vjp_mul and vjp_div pass the visible tests.")
         """,
         points=1,
-        needs=["ex1_answer", "ex2_answer"],
+        needs=["ex2_answer"],  # graded alone: a correct unbroadcast is lent when the student's fails
     ),
     tests(
         "ex2_hidden",
         """
         from coursetools.engine_checks import check_rule, graded_alone
 
-        _smoke = graded_alone(globals(), "unbroadcast", lambda: (vjp_mul(*[torch.ones(2)] * 3), vjp_div(*[torch.ones(2)] * 3)))
+        graded_alone(globals(), "unbroadcast", lambda: (vjp_mul(*[torch.ones(2)] * 3), vjp_div(*[torch.ones(2)] * 3)))
         ### BEGIN HIDDEN TESTS
         graded_alone(globals(), "unbroadcast", lambda: check_rule("mul", vjp_mul, seed=702, trials=30))
         graded_alone(globals(), "unbroadcast", lambda: check_rule("div", vjp_div, seed=703, trials=30))
@@ -469,7 +469,7 @@ CELLS = [
         ### END HIDDEN TESTS
         """,
         points=2,
-        needs=["ex1_answer", "ex2_answer"],
+        needs=["ex2_answer"],  # graded alone: a correct unbroadcast is lent when the student's fails
     ),
     md(
         "ex3_text",
@@ -1229,7 +1229,7 @@ CELLS = [
         print("backward passes the visible tests.")
         """,
         points=1,
-        needs=["ex6_answer", "ex7_answer"],
+        needs=["ex7_answer"],  # graded alone: a correct topological_order is lent when the student's fails
     ),
     tests(
         "ex7_graphs",
@@ -1244,7 +1244,7 @@ CELLS = [
         ### END HIDDEN TESTS
         """,
         points=3,
-        needs=["ex6_answer", "ex7_answer"],
+        needs=["ex7_answer"],  # graded alone: a correct topological_order is lent when the student's fails
     ),
     tests(
         "ex7_hooks",
@@ -1259,7 +1259,7 @@ CELLS = [
         ### END HIDDEN TESTS
         """,
         points=2,
-        needs=["ex6_answer", "ex7_answer"],
+        needs=["ex7_answer"],  # graded alone: a correct topological_order is lent when the student's fails
     ),
     md(
         "compare_text",
