@@ -49,8 +49,6 @@ class Adadelta(Optimizer):
             raise ValueError(f"Invalid epsilon value: {eps}")
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if differentiable:
-            raise NotImplementedError("minigrad's Adadelta does not support differentiable=True")
         defaults = dict(
             lr=lr,
             rho=rho,

@@ -55,8 +55,6 @@ class Adagrad(Optimizer):
             raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
         if not 0.0 <= eps:
             raise ValueError(f"Invalid epsilon value: {eps}")
-        if differentiable or fused:
-            raise NotImplementedError("minigrad's Adagrad supports neither differentiable=True nor fused=True")
         defaults = dict(
             lr=lr,
             lr_decay=lr_decay,

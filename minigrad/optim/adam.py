@@ -41,8 +41,6 @@ class Adam(Optimizer):
         # as PyTorch: betas=(0, 0.9) is refused (ints), as is a float mixed with a tensor
         if not all(isinstance(b, float) for b in betas) and not all(isinstance(b, Tensor) for b in betas):
             raise ValueError("betas must be either both floats or both Tensors")
-        if differentiable or fused:
-            raise NotImplementedError("minigrad's Adam supports neither differentiable=True nor fused=True")
         defaults = dict(
             lr=lr,
             betas=betas,

@@ -43,8 +43,6 @@ class Adamax(Optimizer):
         capturable: bool = False,
     ) -> None:
         check_adam_arguments(lr, eps, betas, weight_decay)
-        if differentiable:
-            raise NotImplementedError("minigrad's Adamax does not support differentiable=True")
         defaults = dict(
             lr=lr,
             betas=betas,

@@ -48,8 +48,6 @@ class ASGD(Optimizer):
         check_lr(lr)
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if differentiable:
-            raise NotImplementedError("minigrad's ASGD does not support differentiable=True")
         defaults = dict(
             lr=lr,
             lambd=lambd,

@@ -54,8 +54,6 @@ class NAdam(Optimizer):
         check_adam_arguments(lr, eps, betas, weight_decay)
         if not 0.0 <= momentum_decay:
             raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
-        if differentiable:
-            raise NotImplementedError("minigrad's NAdam does not support differentiable=True")
         defaults = dict(
             lr=lr,
             betas=betas,

@@ -33,6 +33,15 @@ def check_adam_arguments(lr: float, eps: float, betas: tuple[float, float], weig
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
+def _refuse_unsupported(name: str, defaults: dict[str, Any]) -> None:
+    """minigrad's optimizers step outside autograd and have no fused kernels: ``differentiable=True``
+    and ``fused=True`` are refused, after the checks of the values (PyTorch's order)."""
+    if "fused" in defaults and (defaults.get("differentiable") or defaults["fused"]):
+        raise NotImplementedError(f"minigrad's {name} supports neither differentiable=True nor fused=True")
+    if defaults.get("differentiable"):
+        raise NotImplementedError(f"minigrad's {name} does not support differentiable=True")
+
+
 class _Required:
     """Marks a hyper-parameter that has no default (it must be given per group)."""
 
@@ -52,6 +61,7 @@ class Optimizer:
     """
 
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], defaults: dict[str, Any]) -> None:
+        _refuse_unsupported(type(self).__name__, defaults)
         self.defaults = defaults
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []

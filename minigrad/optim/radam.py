@@ -47,8 +47,6 @@ class RAdam(Optimizer):
         differentiable: bool = False,
     ) -> None:
         check_adam_arguments(lr, eps, betas, weight_decay)
-        if differentiable:
-            raise NotImplementedError("minigrad's RAdam does not support differentiable=True")
         defaults = dict(
             lr=lr,
             betas=betas,

@@ -53,8 +53,6 @@ class RMSprop(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
-        if differentiable:
-            raise NotImplementedError("minigrad's RMSprop does not support differentiable=True")
         defaults = dict(
             lr=lr,
             momentum=momentum,

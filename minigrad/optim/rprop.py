@@ -46,8 +46,6 @@ class Rprop(Optimizer):
         check_lr(lr)
         if not 0.0 < etas[0] < 1.0 < etas[1]:
             raise ValueError(f"Invalid eta values: {etas[0]}, {etas[1]}")
-        if differentiable:
-            raise NotImplementedError("minigrad's Rprop does not support differentiable=True")
         defaults = dict(
             lr=lr,
             etas=etas,

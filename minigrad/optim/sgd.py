@@ -39,8 +39,6 @@ class SGD(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        if differentiable or fused:
-            raise NotImplementedError("minigrad's SGD supports neither differentiable=True nor fused=True")
         defaults = dict(
             lr=lr,
             momentum=momentum,
