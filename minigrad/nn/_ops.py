@@ -1189,19 +1189,23 @@ def _scatter_flat(xp, values, shape, positions):
     return out.reshape(shape)
 
 
-def _max_pool_double_backward(grad: Tensor, indices) -> Tensor:
-    """The gradient read back at the indices, as PyTorch's max_pool_double_backward (a gather)."""
+def _max_pool_double_backward(grad: Tensor, indices, dims: int) -> Tensor:
+    """The gradient read back at the indices (flat positions in the last ``dims`` dims), as
+    PyTorch's max_pool_double_backward (a gather)."""
     index = Tensor._make(indices)
-    return grad.flatten(-2).gather(-1, index.flatten(-2)).view(index.shape)
+    return grad.flatten(-dims).gather(-1, index.flatten(-dims)).view(index.shape)
 
 
-def _indices_backward_op(name: str) -> Op:
-    """A max pooling's backward op: the gradient added back at the indices. Its rule for the
-    incoming gradient reads it at the indices again; the input's values play no part."""
+def _indices_backward_op(name: str, dims: int = 2) -> Op:
+    """A max pooling's backward op: the gradient added back at the indices (of a plane, or with
+    ``dims`` 3 of a volume, seen as a (..., D, H*W) plane). Its rule for the incoming gradient
+    reads it at the indices again; the input's values play no part."""
     return Op(
         name,
-        lambda xp, grad_output, self, *, indices: _scatter_flat(xp, grad_output, self.shape, indices),
-        grad_output=lambda grad, indices: _max_pool_double_backward(grad, indices),
+        lambda xp, grad_output, self, *, indices: _scatter_flat(
+            xp, grad_output, self.shape if dims == 2 else _as_plane(self).shape, indices
+        ).reshape(self.shape),
+        grad_output=lambda grad, indices: _max_pool_double_backward(grad, indices, dims),
         self=lambda grad: zeros_like_tensor(grad),
     )
 
@@ -1728,36 +1732,18 @@ def _gather_volume(xp, x, indices):
     return _gather_flat(xp, _as_plane(x), _as_plane(indices)).reshape(indices.shape)
 
 
-def _max_pool3d_double_backward(grad: Tensor, indices) -> Tensor:
-    """The gradient read back at the indices (a gather), as PyTorch's max_pool_double_backward."""
-    index = Tensor._make(indices)
-    return grad.flatten(-3).gather(-1, index.flatten(-3)).view(index.shape)
-
-
-def _indices_backward3d_op(name: str) -> Op:
-    """A 3-d max pooling's backward op: the gradient added back at the indices."""
-    return Op(
-        name,
-        lambda xp, grad_output, self, *, indices: _scatter_flat(
-            xp, grad_output, _as_plane(self).shape, indices
-        ).reshape(self.shape),
-        grad_output=lambda grad, indices: _max_pool3d_double_backward(grad, indices),
-        self=lambda grad: zeros_like_tensor(grad),
-    )
-
-
 max_pool3d_op = Op(
     "MaxPool3DWithIndicesBackward0",
     lambda xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1: _gather_volume(xp, self, result1),
     self=lambda grad, self, result1: max_pool3d_backward_op(grad, self, indices=result1),
 )
-max_pool3d_backward_op = _indices_backward3d_op("MaxPool3DWithIndicesBackwardBackward0")
+max_pool3d_backward_op = _indices_backward_op("MaxPool3DWithIndicesBackwardBackward0", 3)
 adaptive_max_pool3d_op = Op(
     "AdaptiveMaxPool3DBackward0",
     lambda xp, self, *, result1: _gather_volume(xp, self, result1),
     self=lambda grad, self, result1: adaptive_max_pool3d_backward_op(grad, self, indices=result1),
 )
-adaptive_max_pool3d_backward_op = _indices_backward3d_op("AdaptiveMaxPool3DBackwardBackward0")
+adaptive_max_pool3d_backward_op = _indices_backward_op("AdaptiveMaxPool3DBackwardBackward0", 3)
 
 
 def _avg_geometry3d(xp, shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
