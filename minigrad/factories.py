@@ -346,9 +346,7 @@ def bernoulli(input: Tensor, p: float | None = None, *, generator=None) -> Tenso
     >>> torch.bernoulli(torch.tensor([0.1, 0.9, 0.5]))
     tensor([0., 1., 1.])
     """
-    out = zeros_like(input)
-    # a new tensor around the drawn values: a fresh result, _version 0 as in PyTorch
-    return Tensor._make(out.bernoulli_(input if p is None else p, generator=generator)._data)
+    return input.bernoulli(p, generator=generator)
 
 
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:

@@ -1326,8 +1326,9 @@ class Tensor:
         return self._random_fill(generator, None, lambda g, n, dt: _random.bernoulli(g, n, p))
 
     def bernoulli(self, p: builtins.float | None = None, *, generator=None) -> Tensor:
-        """0 or 1 with probability ``self`` (each element), or ``p`` when given."""
-        out = Tensor._make(backend.xp(self.device).zeros_like(self._data))
+        """0 or 1 with probability ``self`` (each element), or ``p`` when given; drawn row-major
+        whatever the layout of ``self``, as ATen's ``bernoulli`` (a contiguous ``empty_like``)."""
+        out = Tensor._make(backend.xp(self.device).zeros(self.shape, dtype=self._data.dtype))
         # a new tensor around the drawn values: a fresh result, _version 0 as in PyTorch
         return Tensor._make(out.bernoulli_(self if p is None else p, generator=generator)._data)
 

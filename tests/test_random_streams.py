@@ -75,6 +75,10 @@ STREAMS = {
     "bernoulli_": lambda t: t.zeros(50).bernoulli_(0.3),
     "bernoulli_int": lambda t: t.zeros(10, dtype=t.int64).bernoulli_(0.5),
     "bernoulli_method": lambda t: t.full((3, 4), 0.7).bernoulli(),
+    # bernoulli (not bernoulli_) draws row-major whatever the input's layout; dropout, in its memory order
+    "bernoulli_method_of_a_transpose": lambda t: t.zeros(3, 4).t().bernoulli(0.5),
+    "bernoulli_of_transposed_probabilities": lambda t: t.bernoulli(t.rand(3, 4).t()),
+    "dropout_of_a_transpose": lambda t: t.nn.functional.dropout(t.ones(3, 4).t(), 0.5),
     "random_int64": lambda t: t.zeros(50, dtype=t.int64).random_(),
     "random_int32": lambda t: t.zeros(50, dtype=t.int32).random_(),
     "random_uint8": lambda t: t.zeros(50, dtype=t.uint8).random_(),
@@ -109,7 +113,8 @@ STREAMS = {
 # them from Intel MKL's own random stream (its bernoulli_scalar_kernel asks cpuinfo for the
 # vendor), which minigrad does not reproduce; elsewhere from its Mersenne Twister, as minigrad.
 NUMBER_P = {"bernoulli_p_given", "bernoulli_", "bernoulli_int", "dropout", "dropout_float64", "dropout2d",
-            "alpha_dropout", "nn_dropout_module"}  # fmt: skip
+            "alpha_dropout", "nn_dropout_module", "bernoulli_method_of_a_transpose",
+            "dropout_of_a_transpose"}  # fmt: skip
 
 
 def _intel_cpu() -> bool:

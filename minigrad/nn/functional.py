@@ -1105,8 +1105,8 @@ def _check_probability(p: float) -> None:
 def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
     """1 where an element (with ``feature``: a whole channel, dims 0 and 1) is kept, else 0, in
     the input's dtype; each kept with probability 1 - p, drawn as PyTorch draws them."""
-    if not feature:  # laid out like the input, so drawn in its memory order (a transpose: along its storage)
-        return input.detach().bernoulli(1 - p)
+    if not feature:  # laid out like the input (PyTorch's empty_like), so drawn in its memory order
+        return Tensor._make(backend.xp(input.device).zeros_like(input._data)).bernoulli_(1 - p)
     if input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     shape = (*input.shape[:2], *(1,) * (input.ndim - 2))  # broadcast along each channel
