@@ -80,12 +80,7 @@ def weight_norm(module: Module, name: str = "weight", dim: int | None = 0) -> Mo
 
 def remove_weight_norm(module: Module, name: str = "weight") -> Module:
     """Undo :func:`weight_norm`: ``name`` is a parameter again, with the normalised value."""
-    for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, WeightNorm) and hook.name == name:
-            hook.remove(module)
-            del module._forward_pre_hooks[k]
-            return module
-    raise ValueError(f"weight_norm of '{name}' not found in {module}")
+    return _remove_hook(module, name, WeightNorm, "weight_norm")
 
 
 class SpectralNorm:
@@ -178,9 +173,14 @@ def spectral_norm(
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     """Undo :func:`spectral_norm`: ``name`` is a parameter again, with the normalised value."""
+    return _remove_hook(module, name, SpectralNorm, "spectral_norm")
+
+
+def _remove_hook(module: Module, name: str, kind: type, label: str) -> Module:
+    """Take the ``kind`` hook of parameter ``name`` off ``module``, putting the parameter back."""
     for k, hook in module._forward_pre_hooks.items():
-        if isinstance(hook, SpectralNorm) and hook.name == name:
+        if isinstance(hook, kind) and hook.name == name:
             hook.remove(module)
             del module._forward_pre_hooks[k]
             return module
-    raise ValueError(f"spectral_norm of '{name}' not found in {module}")
+    raise ValueError(f"{label} of '{name}' not found in {module}")
