@@ -407,3 +407,16 @@ def test_weight_norm_function_and_norm_except_dim(dim, g_shape):
         return w, node_names(w), list(grads), n, node_names(n)
 
     same(run)
+
+
+def test_spectral_norm_of_a_subclass_of_a_transposed_convolution_keeps_dim_1():
+    # PyTorch asks isinstance(module, ConvTranspose*): a subclass's weight is (C_in, C_out, k) too
+    class Upsampler(minigrad.nn.ConvTranspose2d):
+        pass
+
+    new = minigrad.nn.utils.parametrizations.spectral_norm(Upsampler(4, 3, 2))
+    assert new.parametrizations.weight[0].dim == 1 and tuple(new.parametrizations.weight[0]._u.shape) == (3,)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        old = minigrad.nn.utils.spectral_norm(Upsampler(4, 3, 2))
+    assert tuple(old.weight_u.shape) == (3,)

@@ -14,6 +14,7 @@ from ...autograd.grad_mode import no_grad
 from ...functions import dot, mv
 from ...tensor import Tensor
 from .. import functional as F
+from ..conv import _ConvTransposeNd
 from ..module import Module
 from ..parameter import Parameter
 
@@ -166,9 +167,15 @@ def spectral_norm(
     ['bias', 'weight_orig', 'weight_u', 'weight_v']
     """
     if dim is None:
-        dim = 1 if type(module).__name__ in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d") else 0
+        dim = spectral_dim(module)
     SpectralNorm.apply(module, name, n_power_iterations, dim, eps)
     return module
+
+
+def spectral_dim(module: Module) -> int:
+    """The dim of the weight that holds the outputs, which spectral norm keeps apart: 1 for a
+    transposed convolution (its weight is (C_in, C_out/groups, *kernel)), else 0."""
+    return 1 if isinstance(module, _ConvTransposeNd) else 0
 
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:

@@ -24,6 +24,7 @@ from ...tensor import Tensor
 from .. import functional as F
 from ..module import Module
 from . import parametrize
+from ._hooks_norms import spectral_dim
 
 __all__ = ["spectral_norm", "weight_norm"]
 
@@ -130,6 +131,6 @@ def spectral_norm(
     if not isinstance(weight, Tensor):
         raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
     if dim is None:
-        dim = 1 if type(module).__name__ in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d") else 0
+        dim = spectral_dim(module)
     parametrize.register_parametrization(module, name, _SpectralNorm(weight, n_power_iterations, dim, eps))
     return module
