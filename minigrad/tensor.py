@@ -98,6 +98,8 @@ class Tensor:
     """
 
     __array_priority__ = 1000  # NumPy defers to our reflected operators (array * tensor)
+    # What every tensor has lives in slots (quicker to make); the rest in a dict made on first use.
+    __slots__ = ("_data", "_requires_grad", "_version_counter", "__dict__", "__weakref__")
 
     def __init__(self, *args, dtype=None, device=None):
         # torch.Tensor(data) / torch.Tensor(2, 3): the legacy constructor, float32 by default.
