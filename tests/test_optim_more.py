@@ -108,7 +108,14 @@ def assert_same_state(opt_m, opt_t, tol, where: str) -> None:
             if key in ("step", "mu_product"):  # scalars computed alike in both: the same floats
                 assert s_m[key].item() == s_t[key].item(), (where, key)
             else:
-                np.testing.assert_allclose(arr(s_m[key]), arr(s_t[key]), **tol, err_msg=f"{key} {where}")
+                # Gradients may differ in the last bit (each library's BLAS sums in its own order),
+                # and a state that divides by a small running average (RMSprop's momentum buffer)
+                # carries that difference at the scale of its largest element: atol scales with it.
+                expected = arr(s_t[key])
+                scale = max(1.0, float(np.abs(expected).max(initial=0.0)))
+                np.testing.assert_allclose(
+                    arr(s_m[key]), expected, rtol=tol["rtol"], atol=tol["atol"] * scale, err_msg=f"{key} {where}"
+                )
 
 
 def train_both(name: str, dtype: str, steps: int = STEPS, groups: bool = False):
