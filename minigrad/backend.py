@@ -23,6 +23,9 @@ from . import dtypes
 
 _cupy = None
 _cupy_error: str | None = None
+# False until CuPy is loaded: before that every array a tensor holds is NumPy's, so operations
+# need not ask which device their inputs are on.
+cupy_loaded = False
 
 _DEVICE_STRING = re.compile(r"(cpu|cuda)(?::(0|[1-9][0-9]*))?")
 
@@ -167,7 +170,7 @@ class CudaUnavailableError(RuntimeError, AssertionError):
 
 def _load_cupy():
     """Import CuPy on first use, remembering why it failed so errors can say how to fix it."""
-    global _cupy, _cupy_error
+    global _cupy, _cupy_error, cupy_loaded
     if _cupy is None and _cupy_error is None:
         try:
             import cupy
@@ -193,7 +196,7 @@ def _load_cupy():
                 f"are missing ({type(exc).__name__}: {exc})"
             )
             return None
-        _cupy = cupy
+        _cupy, cupy_loaded = cupy, True
     return _cupy
 
 
@@ -302,6 +305,8 @@ CPU_ARRAY = numpy.ndarray  # `type(a) is CPU_ARRAY`: the quickest test, for path
 
 def same_device(arrays) -> bool:
     """True when every array is on the same device."""
+    if not cupy_loaded:  # all NumPy's
+        return True
     first = device_of(arrays[0])
     for a in arrays:  # a plain loop: an optimizer asks this for every parameter, every step
         dev = device_of(a)

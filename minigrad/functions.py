@@ -440,7 +440,7 @@ squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(se
 unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
-               view=True, self=lambda grad, self_shape: grad.sum_to_size(self_shape))
+               view=True, self=lambda grad, self_shape: _sum_to(grad, self_shape))
 flip_op = Op("FlipBackward0", lambda xp, self, *, dims: xp.flip(self, dims).copy(),  # a copy, not a view
              self=lambda grad, dims: grad.flip(dims))
 # roll with no dims rolls the flattened tensor; its gradient rolls back the other way.
@@ -2764,21 +2764,20 @@ def _softmax_dim(x: Tensor, dim: int, name: str) -> int:
     return dim
 
 
-def _matmul_dtype(a: Tensor, b: Tensor, name: str) -> dtypes.dtype:
-    if a.dtype is not b.dtype:
+def _check_matmul_dtype(a: Tensor, b: Tensor, name: str) -> None:
+    if a._data.dtype != b._data.dtype:  # (the arrays' dtypes: quicker to compare, every step)
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a.dtype, a.dtype)} != "
             f"{_CPP_NAMES.get(b.dtype, b.dtype)} (in {name}); convert one of them with .to(dtype)"
         )
-    return a.dtype
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors."""
-    if input.ndim != 2 or mat2.ndim != 2:
+    if input._data.ndim != 2 or mat2._data.ndim != 2:
         raise RuntimeError(f"mm: expected 2-D tensors, got {input.ndim}-D and {mat2.ndim}-D; use matmul for other shapes")
     _check_product(input, mat2)
-    _matmul_dtype(input, mat2, "mm")
+    _check_matmul_dtype(input, mat2, "mm")
     return mm_op(input, mat2)
 
 
@@ -2798,7 +2797,7 @@ def mv(input: Tensor, vec: Tensor) -> Tensor:
         raise RuntimeError(
             f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x{input.shape[1]}), vec ({vec.shape[0]})"
         )
-    _matmul_dtype(input, vec, "mv")
+    _check_matmul_dtype(input, vec, "mv")
     return mv_op(input, vec)
 
 
@@ -2811,7 +2810,7 @@ def dot(input: Tensor, tensor: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{tensor.shape[0]}] to have the same number of "
             f"elements, but got {input.shape[0]} and {tensor.shape[0]} elements respectively"
         )
-    _matmul_dtype(input, tensor, "dot")
+    _check_matmul_dtype(input, tensor, "dot")
     return dot_op(input, tensor)
 
 
@@ -2908,15 +2907,15 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha:
     tensor([[2.5000, 0.5000],
             [0.5000, 2.5000]])
     """
-    for name, mat in (("mat1", mat1), ("mat2", mat2)):
-        if mat.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {mat.ndim}-D tensor")
-    for name, other in (("self", input), ("mat1", mat1)):  # no promotion here, as in PyTorch
-        if other.dtype is not mat2.dtype:
-            raise RuntimeError(
-                f"{name} and mat2 must have the same dtype, but got {other.dtype._legacy_name} "
-                f"and {mat2.dtype._legacy_name}"
-            )
+    if mat1._data.ndim != 2 or mat2._data.ndim != 2:  # (the arrays: quicker to read, every step)
+        name, mat = ("mat1", mat1) if mat1.ndim != 2 else ("mat2", mat2)
+        raise RuntimeError(f"{name} must be a matrix, got {mat.ndim}-D tensor")
+    if not input._data.dtype == mat1._data.dtype == mat2._data.dtype:  # no promotion here, as in PyTorch
+        name, other = ("self", input) if input.dtype is not mat2.dtype else ("mat1", mat1)
+        raise RuntimeError(
+            f"{name} and mat2 must have the same dtype, but got {other.dtype._legacy_name} "
+            f"and {mat2.dtype._legacy_name}"
+        )
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         broadcast_shapes(input._data.shape, out_shape)
@@ -3194,7 +3193,7 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 def t(input: Tensor) -> Tensor:
     """Transpose of a tensor of at most 2 dimensions."""
-    if input.ndim > 2:
+    if input._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return t_op(input)
 
@@ -3400,10 +3399,18 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     lead = len(own) - len(shape)
     if lead < 0 or builtins.any(s != 1 and s != o for s, o in zip(shape, own[lead:])):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(own)}}}.")
+    return _sum_to(input, shape)
+
+
+def _sum_to(input: Tensor, shape: tuple) -> Tensor:
+    """``sum_to_size`` for a ``shape`` known to expand to ``input``'s (a tuple of ints): how a
+    derivative rule's gradient is fitted to its input's shape, without checking it again."""
+    own = input._data.shape
     if not shape:  # to a number: the plain sum (SumBackward0), even of a 0-d tensor
         return sum_op(input)
     if shape == own:
         return input
+    lead = len(own) - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and own[lead + i] != 1)
     out = sum_dim_op(input, dim=dims, keepdim=True) if dims else input
     return view_op(out, shape=shape) if lead else out

@@ -300,3 +300,34 @@ def test_comparing_a_floating_tensor_with_a_number_matches_torch(op, number, dty
 def test_floating_with_bool_matches_torch(expression):
     ours, theirs = _both(expression)
     assert ours == theirs
+
+
+# ---------------------------------------------------------------------------------------------- saved attributes
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib, x, c: x * c,  # only self needs a gradient: other is saved, self is not
+        lambda lib, x, c: x * x,
+        lambda lib, x, c: x + c,  # nothing saved but alpha
+        lambda lib, x, c: x.exp(),  # the result
+        lambda lib, x, c: x.sum(0, keepdim=True),
+        lambda lib, x, c: lib.atan2(x, c),
+    ],
+)
+def test_saved_attributes_are_torchs(make):
+    """``grad_fn._saved_<name>`` are attributes of the node, as PyTorch's: listed by dir(), and
+    what they give (an input that was not saved: None in PyTorch, missing in minigrad)."""
+
+    def run(lib):
+        x = lib.tensor([[1.0, -2.0], [0.5, 3.0]], requires_grad=True)
+        c = lib.tensor([[2.0, 1.0], [-1.0, 4.0]])
+        node = make(lib, x, c).grad_fn
+        names = {a for a in dir(node) if a.startswith("_saved_")}
+        values = {name: getattr(node, name, None) for name in names}
+        return names, {k: v.tolist() if hasattr(v, "tolist") else v for k, v in values.items() if v is not None}
+
+    (names_m, given_m), (names_t, given_t) = run(minigrad), run(torch)
+    assert names_m == {n for n in names_t if "_sym_" not in n}  # (not the sizes: _saved_self_sym_sizes)
+    assert set(given_m) == {k for k in given_t if k in names_m}
+    for name, value in given_m.items():
+        np.testing.assert_allclose(value, given_t[name], rtol=1e-6, err_msg=name)

@@ -27,19 +27,15 @@ if TYPE_CHECKING:
 
 
 def _as_tuple(x) -> tuple:
-    from ..tensor import Tensor
-
     if x is None:
         return ()
-    if isinstance(x, (Tensor, GradientEdge)):  # (a GradientEdge is a tuple itself)
+    if isinstance(x, (_tensor.Tensor, GradientEdge)):  # (a GradientEdge is a tuple itself)
         return (x,)
     return tuple(x)
 
 
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
     """Check or create the gradient that starts backward at each output."""
-    from ..tensor import Tensor, ones_like_tensor
-
     result = []
     for out, grad in zip(outputs, grads):
         if grad is None:
@@ -51,9 +47,9 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
                 )
             if not out.dtype.is_floating_point:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            grad = ones_like_tensor(out)
+            grad = _tensor.ones_like_tensor(out)
         else:
-            if not isinstance(grad, Tensor):
+            if not isinstance(grad, _tensor.Tensor):
                 raise TypeError(
                     f"gradient must be a Tensor or None, got {type(grad).__name__}; wrap it with torch.tensor(...)"
                 )
@@ -174,9 +170,10 @@ def run_backward(
     ready = [(-r._sequence_nr, next(arrival), r) for r in dict.fromkeys(roots) if deps.get(r, 0) == 0]
     heapq.heapify(ready)
 
+    pop, push = heapq.heappop, heapq.heappush
     with set_grad_enabled(create_graph):
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = pop(ready)[2]
             grads = buffers.pop(node, None)
             grad_inputs = ()
             if grads is not None:
@@ -185,10 +182,11 @@ def run_backward(
                 if capture:
                     _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
                 if runs is None or node in runs:
-                    if observer is not None:
+                    if observer is None:
+                        grad_inputs = _call_node(node, grads, create_graph)
+                    else:
                         observer.before(node, grads)
-                    grad_inputs = _call_node(node, grads, create_graph)
-                    if observer is not None:
+                        grad_inputs = _call_node(node, grads, create_graph)
                         observer.after(node, grads, grad_inputs)
                     grad_inputs = list(grad_inputs)  # handed on one by one, so each has one owner
                     if not retain_graph:
@@ -197,18 +195,18 @@ def run_backward(
             for i, (nxt, nr) in enumerate(node.next_functions):
                 if nxt is None:
                     continue
-                g = None
                 if grad_inputs:
                     g, grad_inputs[i] = grad_inputs[i], None
-                if g is not None and (needed is None or nxt in needed):
-                    if nr == 0 and nxt not in buffers:  # the first gradient to reach nxt: the common case
-                        buffers[nxt] = [g]
-                    else:
-                        _add_to_buffer(buffers, nxt, nr, g)
-                g = None
-                deps[nxt] -= 1
-                if deps[nxt] == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, next(arrival), nxt))
+                    if g is not None and (needed is None or nxt in needed):
+                        if nr == 0 and nxt not in buffers:  # the first gradient to reach nxt: the common case
+                            buffers[nxt] = [g]
+                        else:
+                            _add_to_buffer(buffers, nxt, nr, g)
+                    g = None
+                waiting = deps[nxt] - 1
+                deps[nxt] = waiting
+                if not waiting:
+                    push(ready, (-nxt._sequence_nr, next(arrival), nxt))
             grad_inputs = None
     return captured
 
@@ -417,3 +415,7 @@ def grad(
             if materialize_grads:
                 result[i] = zeros_like_tensor(inputs[i])
     return tuple(result)
+
+
+# Last: the tensor module imports this one (and graph.py, which this one imports).
+from .. import tensor as _tensor  # noqa: E402

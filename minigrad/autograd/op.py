@@ -24,7 +24,9 @@ import inspect
 import math
 
 from .. import backend, dtypes
-from .. import tensor as _tensor  # the module: Tensor is defined after this file is imported
+from .. import functions as _functions  # the modules: both are defined after this file is imported
+from .. import tensor as _tensor
+from .grad_mode import _state as _grad_mode
 from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, _default_hooks, _sequence, gradient_edge
 
@@ -47,12 +49,18 @@ class Op:
         self.variadic = next((p.name for p in signature if p.kind == p.VAR_POSITIONAL), None)
         self.rules = rules
         self.reads = {key: tuple(inspect.signature(rule).parameters) for key, rule in rules.items()}
+        # (rule, what it reads) per input, in order: what a node runs in backward
+        self.steps = tuple((rules.get(name), self.reads.get(name)) for name in self.inputs)
         self.strides = any(key.endswith("_strides") for keys in self.reads.values() for key in keys)
         # PyTorch's generated nodes save their inputs in the order of their names (what saved
         # tensor hooks see): x * y saves ``other``, then ``self``.
         self.save_order = tuple(sorted((name, i) for i, name in enumerate(self.inputs)))
         node_base = NotImplementedNode if name == "NotImplemented" else OpNode
-        self.node_class = type(name, (node_base,), {"_name": name, "op": self})
+        # grad_fn._saved_<name>, as PyTorch's nodes have them: each tensor a rule reads, each parameter
+        read = {key for keys in self.reads.values() for key in keys}
+        keeps = [n for n in (*self.inputs, self.variadic, "result") if n in read]
+        keeps += [p.name for p in signature if p.kind == p.KEYWORD_ONLY]
+        self.node_class = type(name, (node_base,), {"_name": name, "op": self, **_saved_attributes(keeps)})
         self._wanted: dict[tuple, frozenset] = {}  # which inputs to save, per needs-grad pattern
 
     def wanted(self, needs: tuple) -> frozenset:
@@ -70,18 +78,18 @@ class Op:
         return found
 
     def __call__(self, /, *inputs, dtype=None, **params):
-        arrays, record, cpu = [], False, True
+        recording = _grad_mode.enabled
+        arrays, record = [], False
         for t in inputs:  # a plain loop: see OpNode.__init__
-            if t._base is not None:
-                if t._view_version != t._version_counter.value and is_grad_enabled():
+            if recording and t._base is not None:
+                if t._view_version != t._version_counter.value:
                     t._regenerate_view()  # a view whose base changed in place: its grad_fn is made again
                 if t._view_no_grad:  # taken under no_grad: the result requires grad, but no gradient flows
                     record = record or t._base._requires_grad
             arrays.append(t._data)
             record = record or t._requires_grad
-            cpu = cpu and type(t._data) is backend.CPU_ARRAY
-        record = record and is_grad_enabled()
-        device = backend.CPU if cpu else backend.common_device(arrays, self.name)
+        record = record and recording
+        device = backend.common_device(arrays, self.name) if backend.cupy_loaded else backend.CPU
         if device.type != "cpu" and not backend.same_device(arrays):
             # PyTorch lets a 0-d CPU tensor join a GPU op; it is copied over (a recorded copy,
             # so its gradient goes back to the CPU).
@@ -98,6 +106,17 @@ class Op:
         if record:
             result._grad_fn = self.node_class(inputs, params, result)
         return result
+
+
+def _saved_attributes(names) -> dict:
+    """``_saved_<name>`` and ``_raw_saved_<name>`` for each name a node may keep, as PyTorch's
+    nodes have them: properties (a class with ``__getattr__`` would read all its attributes
+    slowly, and every step of backward reads a node's attributes)."""
+    attributes = {}
+    for name in filter(None, names):
+        attributes[f"_saved_{name}"] = property(lambda node, key=name: node._kept_value(key))
+        attributes[f"_raw_saved_{name}"] = property(lambda node, key=name: node._kept_raw(key))
+    return attributes
 
 
 def _record_view(result, source, step: tuple) -> None:
@@ -198,12 +217,12 @@ class OpNode(Node):
             pairs = zip(grads, self.input_meta, needs)
             return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in pairs])
         grads = []
-        for name, need, meta in zip(op.inputs, needs, self.input_meta):
+        for (rule, reads), need, meta in zip(op.steps, needs, self.input_meta):
             if need:
                 args = []  # a plain loop, not a comprehension: see __init__
-                for k in op.reads[name]:
+                for k in reads:
                     args.append(grad if k == "grad" else read(k))
-                g = op.rules[name](*args)
+                g = rule(*args)
                 if g is not None and (g._data.shape != meta[0] or g._data.dtype != meta[1]):
                     g = _fit(g, meta)
                 grads.append(g)
@@ -231,22 +250,20 @@ class OpNode(Node):
     def is_freed(self) -> bool:
         return self._freed and bool(self.saved)
 
-    def __getattr__(self, attr: str):
-        # grad_fn._saved_self, grad_fn._saved_other, grad_fn._saved_result, as in PyTorch, and
-        # grad_fn._raw_saved_self (the SavedTensor itself, for its register_hooks).
-        if attr.startswith("_raw_saved_"):
-            saved = self.__dict__.get("saved", {}).get(attr[len("_raw_saved_") :])
-            if saved is not None:
-                return saved
-        if attr.startswith("_saved_"):
-            key = attr[len("_saved_") :]
-            saved = self.__dict__.get("saved", {})
-            if key in saved:
-                return self._unpack(saved[key])
-            if key in self.__dict__.get("params", {}):
-                value = self._read(key)
-                return _tensor.Tensor._make(value) if backend.is_array(value) else value
-        raise AttributeError(f"'{self._name}' object has no attribute '{attr}'")
+    def _kept_value(self, key: str):
+        """``grad_fn._saved_<key>``: a saved tensor (unpacked) or a parameter, as in PyTorch."""
+        if key in self.saved:
+            return self._unpack(self.saved[key])
+        if key in self.params:
+            value = self._read(key)
+            return _tensor.Tensor._make(value) if backend.is_array(value) else value
+        raise AttributeError(f"'{self._name}' object has no attribute '_saved_{key}'")
+
+    def _kept_raw(self, key: str) -> SavedTensor:
+        """``grad_fn._raw_saved_<key>``: the SavedTensor itself (for its ``register_hooks``)."""
+        if key not in self.saved:
+            raise AttributeError(f"'{self._name}' object has no attribute '_raw_saved_{key}'")
+        return self.saved[key]
 
     def saved_names(self) -> list[str]:
         """Names of what this node keeps for backward (tensors and parameters)."""
@@ -275,7 +292,7 @@ def _fit(grad, meta):
     """Reduce a gradient to its input's shape (undoing broadcasting) and dtype."""
     shape, dtype = meta
     if grad._data.shape != shape:
-        grad = grad.sum_to_size(shape)
+        grad = _functions._sum_to(grad, shape)
     if grad._data.dtype != dtype:
         grad = grad.to(dtypes.from_array_dtype(dtype))
     return grad
