@@ -1,7 +1,7 @@
 """Run every benchmark and print one table of figures and ratios.
 
-    python benchmarks/run.py            # everything (a few minutes)
-    python benchmarks/run.py --quick    # smaller graphs, no course timing
+    python benchmarks/run.py            # everything (about ten minutes)
+    python benchmarks/run.py --quick    # smaller graphs, no course timing, no instruction counts
 
 Each benchmark measures minigrad and its reference side by side in the same run, so the ratios
 hold on a noisy machine. Record a run in benchmarks/RESULTS.md.
@@ -50,6 +50,10 @@ def main() -> None:
         print()
         sys.stdout.flush()
         subprocess.run([sys.executable, str(HERE / "bench_course.py")], check=True)
+    if not args.quick:  # instruction counts (with valgrind): what to compare between commits
+        print()
+        sys.stdout.flush()
+        subprocess.run([sys.executable, str(HERE / "bench_instructions.py")], check=False)
 
 
 if __name__ == "__main__":
