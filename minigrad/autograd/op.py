@@ -251,12 +251,16 @@ class OpNode(Node):
         return self._freed and bool(self.saved)
 
     def _kept_value(self, key: str):
-        """``grad_fn._saved_<key>``: a saved tensor (unpacked) or a parameter, as in PyTorch."""
+        """``grad_fn._saved_<key>``: a saved tensor (unpacked) or a parameter, as in PyTorch; None
+        for a tensor a rule reads that was not saved (its rule does not run: ``x * c`` with only
+        ``x`` requiring grad keeps ``other``, not ``self``)."""
         if key in self.saved:
             return self._unpack(self.saved[key])
         if key in self.params:
             value = self._read(key)
             return _tensor.Tensor._make(value) if backend.is_array(value) else value
+        if key in self.op.inputs or key in (self.op.variadic, "result"):
+            return None
         raise AttributeError(f"'{self._name}' object has no attribute '_saved_{key}'")
 
     def _kept_raw(self, key: str) -> SavedTensor:
