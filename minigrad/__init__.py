@@ -21,7 +21,16 @@ from .autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from .backend import device, get_default_device, set_default_device
+from .backend import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    device,
+    get_default_device,
+    memory_format,
+    preserve_format,
+    set_default_device,
+)
 from .dtypes import (
     bool,
     dtype,

@@ -510,6 +510,119 @@ def dense(array) -> bool:
     return True
 
 
+def row_major_strides(shape) -> tuple[int, ...]:
+    """PyTorch's strides (in elements) for a new tensor of ``shape``: row-major, where a dimension
+    of size 0 counts as 1 (``zeros(0, 3).stride() == (3, 1)``; NumPy gives such arrays zeros)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_row_major(shape, strides) -> bool:
+    """Whether ``strides`` (in elements) are row-major, as ``is_contiguous()`` tells: the stride of
+    a dimension of size 1 does not matter."""
+    return all(s == r for s, r, n in zip(strides, row_major_strides(shape), shape) if n != 1)
+
+
+def preserved_strides(array) -> tuple[int, ...]:
+    """The strides (in elements) PyTorch gives a new tensor made like ``array`` (``empty_like``,
+    ``zeros_like``, ``clone``: ``memory_format=torch.preserve_format``): ``array``'s own when its
+    elements fill a block, else dense ones in the same order of dimensions, the smallest stride
+    innermost. The order is found as PyTorch's ``infer_dense_strides`` finds it: an insertion
+    sort in which a stride-0 (expanded) dimension keeps its place."""
+    shape, itemsize = array.shape, array.itemsize
+    strides = [s // itemsize for s in array.strides]
+    if not array.size or dense(array):  # (PyTorch counts a tensor without elements as dense)
+        return tuple(strides)
+
+    def comes_after(inner: int, outer: int) -> int:  # 1: swap them, -1: stop, 0: look further
+        if strides[inner] == 0 or strides[outer] == 0:
+            return 0
+        if strides[inner] != strides[outer]:
+            return 1 if strides[inner] > strides[outer] else -1
+        return 1 if shape[inner] > shape[outer] else 0
+
+    order = list(reversed(range(len(shape))))  # innermost first
+    for i in range(1, len(order)):
+        moving = i
+        for j in reversed(range(i)):
+            verdict = comes_after(order[j], order[moving])
+            if verdict > 0:
+                order[j], order[moving] = order[moving], order[j]
+                moving = j
+            elif verdict < 0:
+                break
+    return _dense_strides(shape, order)
+
+
+def _dense_strides(shape, order) -> tuple[int, ...]:
+    """Strides (in elements) that lay ``shape`` out densely, the dims of ``order`` innermost first."""
+    result, step = [0] * len(shape), 1
+    for dim in order:
+        result[dim] = step
+        step *= max(shape[dim], 1)
+    return tuple(result)
+
+
+class memory_format:  # noqa: N801 - PyTorch's name (torch.memory_format)
+    """How a new tensor lays out its elements: ``torch.preserve_format`` (as the tensor it is made
+    like), ``torch.contiguous_format`` (row-major), ``torch.channels_last`` (N, H, W, C in memory
+    for a 4-d tensor) or ``torch.channels_last_3d`` (N, D, H, W, C, for 5-d)."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+
+preserve_format = memory_format("preserve_format")
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+
+
+def strides_in(layout, array, caller: str) -> tuple[int, ...]:
+    """The strides (in elements) of a new tensor shaped like ``array`` in the memory format ``layout``."""
+    if not isinstance(layout, memory_format):
+        raise TypeError(f"{caller}(): argument 'memory_format' must be torch.memory_format, not {_type_name(layout)}")
+    if layout is preserve_format:
+        return preserved_strides(array)
+    if layout is contiguous_format:
+        return row_major_strides(array.shape)
+    rank = 4 if layout is channels_last else 5
+    if array.ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {layout._name} format")
+    return _dense_strides(array.shape, [1, *reversed(range(2, rank)), 0])  # C innermost, then W, H (D), N
+
+
+def laid_out(flat, shape, strides: tuple[int, ...]):
+    """The elements of the 1-d array ``flat``, in memory order, seen with ``shape`` and
+    ``strides`` (in elements, describing a dense block)."""
+    if strides == row_major_strides(shape) and flat.size:
+        return flat.reshape(shape)
+    strides = tuple(s * flat.itemsize for s in strides)
+    if isinstance(flat, numpy.ndarray):  # (a view whose base is ``flat``, as ``unshared`` expects)
+        return numpy.ndarray(shape, flat.dtype, buffer=flat, strides=strides)
+    return xp(device_of(flat)).lib.stride_tricks.as_strided(flat, shape, strides)
+
+
+def with_torch_strides(array):
+    """A new array without elements (NumPy gives it all-zero strides) with PyTorch's."""
+    return laid_out(array.reshape(-1), array.shape, row_major_strides(array.shape))
+
+
+def clone(array, strides: tuple[int, ...]):
+    """A copy of ``array`` laid out with ``strides`` (in elements, see :func:`strides_in`)."""
+    module = xp(device_of(array))
+    with on(device_of(array)):
+        out = laid_out(module.empty(array.size, array.dtype), array.shape, strides)
+        out[...] = array
+    return out
+
+
 def copy(array):
     """A copy of ``array`` on its own device."""
     with on(device_of(array)):
@@ -535,17 +648,6 @@ def overlaps_itself(array) -> bool:
     if 0 not in array.strides or not array.size:  # the common case first; empty: no elements at all
         return False
     return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
-
-
-def is_dense(array) -> bool:
-    """True when ``array``'s elements fill a block of memory, without gaps or shared locations,
-    in some order of its dims (a transpose is dense, a slice with a step is not)."""
-    expected = array.itemsize
-    for stride, size in sorted((abs(s), n) for s, n in zip(array.strides, array.shape) if n != 1):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 def overlap(a, b) -> str | None:

@@ -116,15 +116,30 @@ def from_numpy(array) -> Tensor:
     """A tensor sharing memory with a NumPy array."""
     if not backend.is_array(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    return Tensor._make(array)
+    t = Tensor._make(array)
+    t._data = array  # as it is: PyTorch keeps NumPy's strides, even the zeros of an array without elements
+    return t
 
 
-def _filled(size, fill, dtype, device, requires_grad) -> Tensor:
+def _filled(size, fill, dtype, device, requires_grad, like=None) -> Tensor:
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
     with backend.on(device):
         data = backend.xp(device).full(_size(size), fill, dtype=backend.array_dtype(dtype))
-    return _finish(data, requires_grad)
+    return _finish(_laid_out_like(data, like), requires_grad)
+
+
+def _laid_out_like(data, strides):
+    """``data`` (a new row-major array, its elements in the order they were made) laid out in
+    memory with ``strides`` (in elements, from :func:`_like`; None: row-major, as it is)."""
+    return data if strides is None else backend.laid_out(data.reshape(-1), data.shape, strides)
+
+
+def _like(input: Tensor, memory_format, caller: str) -> tuple[int, ...]:
+    """The strides of a tensor made like ``input`` in ``memory_format``, for ``_laid_out_like``."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{caller}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return backend.strides_in(memory_format, input._data, caller)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -144,30 +159,47 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (float, int or bool)."""
+    return _full(size, fill_value, dtype, device, requires_grad)
+
+
+def _full(size, fill_value, dtype, device, requires_grad, like=None) -> Tensor:
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     dtype = dtype or dtypes.scalar_dtype(fill_value)
     if type(fill_value) is int and not dtype.is_floating_point:  # out of range wraps (uint8 -1), as in PyTorch
         fill_value = backend.scalar(fill_value, dtype, backend.as_device("cpu")).item()
-    return _filled((size,) if isinstance(size, int) else (tuple(size),), fill_value, dtype, device, requires_grad)
+    size = (size,) if isinstance(size, int) else (tuple(size),)
+    return _filled(size, fill_value, dtype, device, requires_grad, like)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return zeros(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+def zeros_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+               memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """Zeros with the shape, dtype and device of ``input`` (by default), laid out in memory as
+    ``input`` is (``memory_format=torch.preserve_format``, as in PyTorch)."""
+    like = _like(input, memory_format, "zeros_like")
+    return _filled((input.shape,), 0, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return ones(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+def ones_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+              memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """Ones with the shape, dtype and device of ``input`` (by default), laid out as ``input``."""
+    like = _like(input, memory_format, "ones_like")
+    return _filled((input.shape,), 1, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
-def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return zeros_like(input, dtype=dtype, device=device, requires_grad=requires_grad)
+def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False,
+               memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """An uninitialised tensor like ``input`` (zeros here, for reproducibility)."""
+    like = _like(input, memory_format, "empty_like")
+    return _filled((input.shape,), 0, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    return full(
-        input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad
-    )
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
+              memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """``fill_value`` everywhere, with the shape, dtype and device of ``input`` (by default),
+    laid out as ``input``."""
+    like = _like(input, memory_format, "full_like")
+    return _full(input.shape, fill_value, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -207,8 +239,9 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _finish(data, requires_grad)
 
 
-def _random(size, dtype, device, requires_grad, generator, draw, floating: bool = True) -> Tensor:
-    """A new tensor of ``size`` filled by ``draw(gen, n, array_dtype)`` from PyTorch's stream."""
+def _random(size, dtype, device, requires_grad, generator, draw, floating: bool = True, like=None) -> Tensor:
+    """A new tensor of ``size`` filled by ``draw(gen, n, array_dtype)`` from PyTorch's stream, in
+    memory order (``like``: see :func:`_laid_out_like`)."""
     from . import random
 
     device = backend.as_device(device)
@@ -218,7 +251,8 @@ def _random(size, dtype, device, requires_grad, generator, draw, floating: bool 
     shape = _size(size)
     array_dtype = backend.array_dtype(dtype)
     data = draw(random.generator_for(device, generator), math.prod(shape), array_dtype)
-    return _finish(backend.place(data.astype(array_dtype).reshape(shape), device), requires_grad)
+    data = backend.place(data.astype(array_dtype).reshape(shape), device)
+    return _finish(_laid_out_like(data, like), requires_grad)
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -248,16 +282,25 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     return _random(size, dtype, device, requires_grad, generator, random.normal)
 
 
-def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None) -> Tensor:
-    """``rand`` with the shape (and by default the dtype and device) of ``input``."""
-    return rand(input.shape, generator=generator, dtype=dtype or input.dtype, device=device or input.device,
-                requires_grad=requires_grad)  # fmt: skip
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None,
+              memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """``rand`` with the shape (and by default the dtype, device and memory layout) of ``input``."""
+    from . import random
+
+    like = _like(input, memory_format, "rand_like")
+    return _random((input.shape,), dtype or input.dtype, device or input.device, requires_grad, generator,
+                   random.uniform, like=like)  # fmt: skip
 
 
-def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None) -> Tensor:
-    """``randn`` with the shape (and by default the dtype and device) of ``input``."""
-    return randn(input.shape, generator=generator, dtype=dtype or input.dtype, device=device or input.device,
-                 requires_grad=requires_grad)  # fmt: skip
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None,
+               memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
+    """``randn`` with the shape (and by default the dtype, device and memory layout) of ``input``."""
+    from . import random
+
+    like = _like(input, memory_format, "randn_like")
+    row_major = backend.is_row_major(input.shape, like)  # else PyTorch draws one value at a time
+    return _random((input.shape,), dtype or input.dtype, device or input.device, requires_grad, generator,
+                   lambda g, n, t: random.normal(g, n, t, contiguous=row_major), like=like)  # fmt: skip
 
 
 def _randint_bounds(low, high) -> tuple[int, int]:
@@ -289,12 +332,16 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
 
 
 def randint_like(input: Tensor, low, high=None, *, dtype=None, device=None, requires_grad: bool = False,
-                 generator=None) -> Tensor:  # fmt: skip
+                 generator=None, memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
     """``randint`` with the shape (and by default the dtype and device) of ``input``."""
+    from . import random
+
+    like = _like(input, memory_format, "randint_like")
     if high is None:
         low, high = 0, low
-    return randint(low, high, input.shape, generator=generator, dtype=dtype or input.dtype,
-                   device=device or input.device, requires_grad=requires_grad)  # fmt: skip
+    low, high = _randint_bounds(low, high)
+    return _random((input.shape,), dtype or input.dtype, device or input.device, requires_grad, generator,
+                   lambda g, n, t: random.integers(g, n, t, low, high), floating=False, like=like)  # fmt: skip
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -550,9 +550,9 @@ block_diag_op = Op("BlockDiagBackward0", lambda xp, *tensors: _block_diag(xp, te
 
 # clone keeps a dense layout (a transpose stays transposed), as PyTorch's preserve_format does;
 # contiguous() and a copying reshape make a row-major copy.
-clone_op = Op("CloneBackward0", lambda xp, self: self.copy(order="K" if backend.dense(self) else "C"),
+clone_op = Op("CloneBackward0", lambda xp, self: backend.clone(self, backend.preserved_strides(self)),
               self=lambda grad: grad)
-contiguous_op = Op("CloneBackward0", lambda xp, self: xp.ascontiguousarray(self),
+contiguous_op = Op("CloneBackward0", lambda xp, self: backend.clone(self, backend.row_major_strides(self.shape)),
                    self=lambda grad: grad)
 to_copy_op = Op("ToCopyBackward0", lambda xp, self, *, to_dtype, device, source: backend.convert(self, device, to_dtype),
                 self=lambda grad, source: grad.to(source))
@@ -3858,7 +3858,14 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     return out
 
 
-def clone(input: Tensor) -> Tensor:
+def clone(input: Tensor, *, memory_format=backend.preserve_format) -> Tensor:
+    """A copy of ``input`` (``CloneBackward0``), laid out in memory as ``input`` is by default
+    (``x.t().clone().stride() == (1, 2)`` for a 2×2 ``x``), row-major with
+    ``memory_format=torch.contiguous_format``."""
+    if backend.strides_in(memory_format, input._data, "clone") != backend.preserved_strides(input._data):
+        if memory_format is not backend.contiguous_format:
+            raise NotImplementedError(f"minigrad's clone() lays a copy out row-major or as its input, not in {memory_format}")
+        return contiguous_op(input)
     return clone_op(input)
 
 
@@ -7552,7 +7559,7 @@ def _steps_now(view: Tensor, writing: bool = False) -> tuple:
             view._view_steps = steps = candidate  # found once: it holds until the base changes again
             break
     relaid = builtins.any(step is entry and entry[0] is as_strided_view_op for step in steps for entry in log)
-    if writing and relaid and not backend.is_dense(base):
+    if writing and relaid and not backend.dense(base):
         raise NotImplementedError(
             "minigrad cannot differentiate an in-place change of a view taken before its base was given a "
             "layout with gaps by as_strided_(); take the view again after as_strided_(), or clone the base"

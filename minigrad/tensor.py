@@ -126,6 +126,8 @@ class Tensor:
 
     def _init(self, data) -> None:
         """Set up a leaf holding ``data`` (for the constructors; operations use ``_make``)."""
+        if not data.size and data.base is None:
+            data = backend.with_torch_strides(data)
         self._data = data
         self._requires_grad = False
         self._version_counter = _VersionCounter()
@@ -139,6 +141,8 @@ class Tensor:
         t = object.__new__(cls)
         if type(data) is not _ndarray and not backend.is_array(data):  # e.g. a NumPy scalar
             data = backend.xp(backend.device_of(data)).asarray(data)
+        if not data.size and data.base is None:  # a new array without elements: NumPy's strides are zeros
+            data = backend.with_torch_strides(data)
         t._data = data
         t._requires_grad = requires_grad
         t._version_counter = _VersionCounter()
@@ -204,8 +208,11 @@ class Tensor:
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
 
-    def contiguous(self) -> Tensor:
+    def contiguous(self, memory_format=backend.contiguous_format) -> Tensor:
         """This tensor if its elements lie in row-major order, else a row-major copy (``CloneBackward0``)."""
+        if memory_format is not backend.contiguous_format and memory_format is not backend.preserve_format:
+            backend.strides_in(memory_format, self._data, "contiguous")  # the argument's type and rank
+            raise NotImplementedError(f"minigrad's contiguous() lays tensors out row-major, not in {memory_format}")
         return self if self.is_contiguous() else F.contiguous_op(self)
 
     def _is_stale_view(self) -> bool:
