@@ -4739,12 +4739,12 @@ class CopySlices(Node):
         self.base_data = base._data  # to give fn its saved result as a view of the base again
         self.input_meta = ((base._data.shape, base._data.dtype), *fn.input_meta[1:])  # for drawings
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         # PyTorch's formula, with minigrad's own operations (so create_graph works): the base's
         # gradient, with the part where the view lies replaced by what fn makes of that part.
         result = grad_outputs[0].clone()
         grad_slice = as_strided_op(result, steps=self.steps)
-        grads = self.fn.apply([grad_slice.clone()], create_graph)
+        grads = self.fn.apply([grad_slice.clone()], create_graph, wanted and (True, *wanted[1:]))
         if self.next_functions[0][0] is None:  # the base needs no gradient
             return (None, *grads[1:])
         grad_slice.copy_(grads[0])
@@ -4776,7 +4776,7 @@ class _JoinViews(Node):
         self.params, self.shapes = params, shapes
         self.input_meta = ((input._data.shape, input._data.dtype),)  # for drawings
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         grads = list(grad_outputs) + [None] * (len(self.shapes) - len(grad_outputs))
         like = next(g for g in grads if g is not None)
         grads = [like.new_zeros(shape) if g is None else g for g, shape in zip(grads, self.shapes)]
@@ -4842,7 +4842,7 @@ class _Results(Node):
             cls(inputs, outputs[:differentiable], params)
         return outputs
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         grads = list(grad_outputs) + [None] * (self.outputs - len(grad_outputs))
         saved = {name: s.unpack(self) for name, s in self.saved.items()}
         found = type(self).rule(grads, **saved, **self.params)

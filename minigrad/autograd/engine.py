@@ -182,11 +182,12 @@ def run_backward(
                 if capture:
                     _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
                 if runs is None or node in runs:
+                    wanted = None if needed is None else _wanted_edges(node, needed)
                     if observer is None:
-                        grad_inputs = _call_node(node, grads, create_graph)
+                        grad_inputs = _call_node(node, grads, create_graph, wanted)
                     else:
                         observer.before(node, grads)
-                        grad_inputs = _call_node(node, grads, create_graph)
+                        grad_inputs = _call_node(node, grads, create_graph, wanted)
                         observer.after(node, grads, grad_inputs)
                     grad_inputs = list(grad_inputs)  # handed on one by one, so each has one owner
                     if not retain_graph:
@@ -209,6 +210,15 @@ def run_backward(
                     push(ready, (-nxt._sequence_nr, next(arrival), nxt))
             grad_inputs = None
     return captured
+
+
+def _wanted_edges(node: Node, needed: set[Node]) -> tuple | None:
+    """Which of ``node``'s edges lead to a gradient that was asked for (None: all that lead
+    anywhere), so that its rules for the others do not run, as in PyTorch."""
+    wanted = tuple([nxt is not None and nxt in needed for nxt, _ in node.next_functions])
+    if all(want or nxt is None for want, (nxt, _) in zip(wanted, node.next_functions)):
+        return None
+    return wanted
 
 
 def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, create_graph: bool) -> None:
@@ -272,16 +282,16 @@ def _gpu_of(grads: list):
     return None
 
 
-def _call_node(node: Node, grads: list, create_graph: bool) -> tuple:
+def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
     # The common case, a CPU gradient, is checked without a call. (No local name for the
     # gradient: AccumulateGrad counts references to it.)
     cpu = grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY
     gpu = None if cpu else _gpu_of(grads)
     if gpu is None:
-        grad_inputs = node.apply(grads, create_graph)
+        grad_inputs = node.apply(grads, create_graph, wanted)
     else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
         with backend.on(gpu):
-            grad_inputs = node.apply(grads, create_graph)
+            grad_inputs = node.apply(grads, create_graph, wanted)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))

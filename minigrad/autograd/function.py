@@ -66,7 +66,8 @@ class BackwardCFunction(Node, FunctionCtx):
             return tuple(self.to_save)
         return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved)
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
+        # (``backward`` computes what it computes: PyTorch cannot skip parts of a user's function)
         from ..tensor import zeros_like_tensor
 
         # backward gets one gradient per output, also for outputs no gradient reached (the

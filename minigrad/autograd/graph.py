@@ -105,7 +105,10 @@ class Node:
         ref = self._retained.get(output_nr)
         return ref() if ref is not None else None
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
+        """The gradients for this node's edges, given those of its outputs. ``wanted``, when given,
+        says per edge whether its gradient is needed (``autograd.grad`` asks only for the paths
+        to its inputs, and PyTorch's nodes compute only those); None: every edge's."""
         raise NotImplementedError
 
     def release(self) -> None:
@@ -130,7 +133,7 @@ class AccumulateGrad(Node):
     def tensor_hooks(self, output_nr: int):
         return self.variable._hooks.values()
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         leaf = self.variable
         if not leaf._requires_grad:  # it was detached or switched off since: PyTorch accumulates nothing
             return ()

@@ -145,7 +145,6 @@ class OpNode(Node):
 
     op: Op
     _freed = False
-    _check_result = False  # the result is saved though no rule that runs reads it
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
@@ -183,10 +182,8 @@ class OpNode(Node):
                 for name, i in order:
                     if name in wanted:
                         saved[name] = SavedTensor(inputs[i] if i is not None else _tensor.Tensor._make(params[name]))
-            if "result" in wanted or UNREAD_RESULT in wanted:
+            if "result" in wanted or UNREAD_RESULT in wanted:  # (unread: saved to be checked, see apply)
                 saved["result"] = SavedTensor(result, is_output=True, grad_fn=self)
-                if UNREAD_RESULT in wanted:  # saved only to be checked, as PyTorch unpacks all it saved
-                    self._check_result = True
 
     def _read(self, key: str):
         """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
@@ -208,12 +205,20 @@ class OpNode(Node):
         index = self.op.inputs.index(name)
         return self.input_meta[index][0] if what == "shape" else self.input_strides[index]
 
-    def apply(self, grad_outputs: list, create_graph: bool) -> tuple:
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
-        if self._check_result:
-            self._unpack(self.saved["result"])  # raises if it was changed in place
+        # All that was saved is unpacked first, once, as PyTorch's nodes do: unpack hooks see each
+        # tensor once, and an in-place change raises even where the rule that reads it is skipped.
+        values = {}
+        for key in self.saved:
+            values[key] = read(key)
+        if wanted is not None:  # (edges are inputs here) skip the rules of gradients nobody asked for
+            needs = tuple([need and want for need, want in zip(needs, wanted)])
         if op.variadic:  # one rule gives the gradients of all the inputs
-            grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
+            reads = op.reads[op.variadic]
+            grads = op.rules[op.variadic](
+                *[grad if k == "grad" else values[k] if k in values else read(k) for k in reads]
+            )
             pairs = zip(grads, self.input_meta, needs)
             return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in pairs])
         grads = []
@@ -221,7 +226,12 @@ class OpNode(Node):
             if need:
                 args = []  # a plain loop, not a comprehension: see __init__
                 for k in reads:
-                    args.append(grad if k == "grad" else read(k))
+                    if k == "grad":
+                        args.append(grad)
+                    elif k in values:
+                        args.append(values[k])
+                    else:  # a parameter or a shape
+                        args.append(read(k))
                 g = rule(*args)
                 if g is not None and (g._data.shape != meta[0] or g._data.dtype != meta[1]):
                     g = _fit(g, meta)
@@ -284,6 +294,15 @@ class NotImplementedNode(OpNode):
         self._sequence_nr = math.inf
         self.edge_inputs = [i for i, need in enumerate(self.needs_input_grad) if need]  # input of each edge
         self.next_functions = tuple([self.next_functions[i] for i in self.edge_inputs])
+
+    def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
+        if wanted is not None:  # per edge: made per input
+            per_input = [False] * len(self.needs_input_grad)
+            for edge, i in enumerate(self.edge_inputs):
+                per_input[i] = wanted[edge]
+            wanted = tuple(per_input)
+        grads = super().apply(grad_outputs, create_graph, wanted)
+        return tuple([grads[i] for i in self.edge_inputs])
 
 
 def _holds_array(value) -> bool:
