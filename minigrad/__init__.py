@@ -13,6 +13,7 @@
 
 from . import autograd, cuda
 from ._printing import set_printoptions
+from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

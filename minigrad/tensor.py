@@ -519,7 +519,7 @@ class Tensor:
 
     def numpy(self, *, force: bool = False):
         """The values as a NumPy array sharing memory with this tensor (CPU only)."""
-        if self.requires_grad and not force:
+        if self.requires_grad and not force and is_grad_enabled():  # (PyTorch allows it under no_grad)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if self.device.type != "cpu":
             if not force:
@@ -688,6 +688,8 @@ class Tensor:
                 "https://github.com/pytorch/rfcs/pull/17 for more details."
             )
         if self.grad_fn is None and self._requires_grad and is_grad_enabled():  # a leaf (not a no_grad view)
+            if self._base is not None:  # made a leaf by requires_grad_(): PyTorch names it a view first
+                self._check_inplace_on_view()
             raise RuntimeError(
                 "a leaf Variable that requires grad is being used in an in-place operation. "
                 "Wrap the update in `with torch.no_grad():` (as optimizers do), or use an "
@@ -768,7 +770,7 @@ class Tensor:
             )
         if self._multi_view:
             raise self._multi_view_error("is being modified inplace")
-        if base._grad_fn is None and base._requires_grad:
+        if base._grad_fn is None and (base._requires_grad or self._requires_grad):  # the base is a leaf
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "
                 "operation. Change the leaf inside `with torch.no_grad():`, or work on a clone "

@@ -1,6 +1,7 @@
 """``minigrad.autograd``: gradients of tensors, as ``torch.autograd``."""
 
-from . import functional, grad_mode, graph
+from . import anomaly_mode, functional, grad_mode, graph
+from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .engine import backward, grad
 from .function import Function, FunctionCtx, once_differentiable
 from .grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
@@ -33,23 +34,9 @@ class Variable(metaclass=_VariableMeta):
         return data.detach().requires_grad_(requires_grad)
 
 
-def set_detect_anomaly(mode: bool, check_nan: bool = True) -> None:
-    """Accepted for compatibility; minigrad's errors already name the operation involved."""
-
-
-class detect_anomaly:  # noqa: N801
-    def __init__(self, check_nan: bool = True):
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return None
-
-
 __all__ = [
     "AccumulateGrad",
+    "anomaly_mode",
     "Variable",
     "Function",
     "FunctionCtx",

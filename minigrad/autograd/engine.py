@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import sys
@@ -19,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from .. import backend
+from .anomaly_mode import _state as _anomaly
+from .anomaly_mode import call_detecting
 from .grad_mode import is_grad_enabled, set_grad_enabled
 from .graph import _STEALS, AccumulateGrad, GradientEdge, Node, gradient_edge
 
@@ -161,7 +164,7 @@ def run_backward(
         if accumulate:
             runs |= {n for n in targets if isinstance(n, AccumulateGrad)}
     elif not accumulate:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
 
     deps = _dependencies(dict.fromkeys(roots))
     # Ties (AccumulateGrad nodes share one sequence number) run in the order they became
@@ -171,23 +174,31 @@ def run_backward(
     heapq.heapify(ready)
 
     pop, push = heapq.heappop, heapq.heappush
+    call = functools.partial(call_detecting, _call_node) if _anomaly.enabled else _call_node
     with set_grad_enabled(create_graph):
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, None)
             grad_inputs = ()
             if grads is not None:
+                runs_now = runs is None or node in runs
+                # PyTorch captures the gradient of a node that also runs as it arrives, and that of
+                # a node that only captures after its tensor hooks (and never runs its node hooks).
+                if capture and runs_now:
+                    _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
                 if node._hooked:
                     grads = _call_tensor_hooks(node, grads)
-                if capture:
+                if capture and not runs_now:
                     _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
-                if runs is None or node in runs:
+                if runs_now:
+                    if node._pre_hooks:
+                        grads = _call_pre_hooks(node, grads)
                     wanted = None if needed is None else _wanted_edges(node, needed)
                     if observer is None:
-                        grad_inputs = _call_node(node, grads, create_graph, wanted)
+                        grad_inputs = call(node, grads, create_graph, wanted)
                     else:
                         observer.before(node, grads)
-                        grad_inputs = _call_node(node, grads, create_graph, wanted)
+                        grad_inputs = call(node, grads, create_graph, wanted)
                         observer.after(node, grads, grad_inputs)
                     grad_inputs = list(grad_inputs)  # handed on one by one, so each has one owner
                     if not retain_graph:
@@ -267,11 +278,25 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
         if retained is not None:
             _accumulate_into_nonleaf(retained, grad, False)
         grads[nr] = grad
+    return grads
+
+
+def _call_pre_hooks(node: Node, grads: list) -> list:
+    """The node's own pre-hooks (``grad_fn.register_prehook``), just before it runs."""
     for hook in tuple(node._pre_hooks.values()):
         new = hook(tuple(grads))
         if new is not None:
+            _check_hook_count(new, len(grads), hook)
             grads = list(new)
     return grads
+
+
+def _check_hook_count(new, expected: int, hook) -> None:
+    if len(new) != expected:
+        name = getattr(hook, "__name__", repr(hook))
+        raise RuntimeError(
+            f"hook '{name}' has returned an incorrect number of values (got {len(new)}, but expected {expected})"
+        )
 
 
 def _gpu_of(grads: list):
@@ -296,6 +321,7 @@ def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))
             if new is not None:
+                _check_hook_count(new, len(grad_inputs), hook)
                 grad_inputs = tuple(new)
     return grad_inputs
 
@@ -346,7 +372,7 @@ def backward(
     tensors = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(tensors)
     if len(grads) != len(tensors):
-        raise RuntimeError(f"got {len(grads)} gradients for {len(tensors)} tensors")
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if not inputs:
@@ -401,13 +427,17 @@ def grad(
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if not inputs:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and allow_unused is False:
+        raise ValueError(
+            "Expected allow_unused to be True or not passed when materialize_grads=True, but got: allow_unused=False."
+        )
     for t in inputs:
         if not isinstance(t, (Tensor, GradientEdge)):
             raise TypeError(f"inputs must be Tensors or GradientEdges, got {type(t).__name__}")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outputs)
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} for {len(outputs)} outputs")
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     _check_outputs(outputs)
     grads = _make_grads(outputs, grads)
     if retain_graph is None:
@@ -422,8 +452,8 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
-            if materialize_grads:
-                result[i] = zeros_like_tensor(inputs[i])
+            if materialize_grads:  # (with create_graph, a leaf that requires grad, as PyTorch's)
+                result[i] = zeros_like_tensor(inputs[i]).requires_grad_(create_graph)
     return tuple(result)
 
 

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .. import backend
 from .. import hooks as _hooks
+from .anomaly_mode import _state as _anomaly
+from .anomaly_mode import record_forward_stack
 from .grad_mode import set_grad_enabled
 
 if TYPE_CHECKING:
@@ -64,6 +66,8 @@ class Node:
     def __init__(self, next_functions: tuple = ()):
         self.next_functions = next_functions
         self._sequence_nr = next(_sequence)  # later nodes run first, as in PyTorch
+        if _anomaly.enabled:
+            record_forward_stack(self)
 
     @property
     def metadata(self) -> dict:
@@ -146,15 +150,17 @@ class AccumulateGrad(Node):
                 from ..functions import copy_op
 
                 leaf._grad = copy_op(leaf.detach(), new)
-            elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new):
+            elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new) and _obeys_layout(new, leaf):
                 leaf._grad = type(new)._make(new._data)  # detached, and not a view
                 leaf._grad._version_counter = new._version_counter  # the same tensor, to PyTorch
                 return _accumulated(leaf)
             else:
-                leaf._grad = new.detach().clone()
+                leaf._grad = type(new)._make(backend.clone(new._data, _grad_strides(leaf)))
             leaf._grad._version_counter.value = 1  # PyTorch's copy is an empty tensor and a copy_
-        elif create_graph or leaf._grad.requires_grad:
+        elif create_graph:
             leaf._grad = leaf._grad + new
+        elif leaf._grad._requires_grad:  # (a .grad with a graph) in place too, not recorded: grad mode is off
+            leaf._grad.add_(new)
         else:
             leaf._grad._accumulate_(new)
         return _accumulated(leaf)
@@ -163,8 +169,26 @@ class AccumulateGrad(Node):
 def _accumulated(leaf: Tensor) -> tuple:
     """Call the leaf's post-accumulate hooks; AccumulateGrad passes no gradient on."""
     for hook in tuple(leaf._post_accumulate_hooks.values()):
-        hook(leaf)
+        if hook(leaf) is not None:  # it works on leaf.grad in place; a result would be lost
+            raise RuntimeError("Tensor post accumulate grad hooks should return None.")
     return ()
+
+
+def _grad_strides(leaf: Tensor) -> tuple:
+    """PyTorch's gradient layout contract: a leaf's ``.grad`` is laid out as the leaf when the leaf
+    is dense (a transposed weight gets a transposed gradient), else row-major."""
+    data = leaf._data
+    if backend.dense(data):
+        return tuple(s // data.itemsize for s in data.strides)
+    return backend.row_major_strides(data.shape)
+
+
+def _obeys_layout(grad: Tensor, leaf: Tensor) -> bool:
+    """Whether ``grad`` may become ``leaf.grad`` as it is (see :func:`_grad_strides`)."""
+    if leaf._data.flags.c_contiguous:  # the common case: a row-major leaf (and a row-major grad, see _unshared)
+        return grad._data.flags.c_contiguous
+    strides = tuple(s // grad._data.itemsize for s in grad._data.strides)
+    return all(a == b for a, b, n in zip(strides, _grad_strides(leaf), grad._data.shape) if n != 1)
 
 
 def _unshared(grad: Tensor) -> bool:
@@ -185,6 +209,16 @@ def gradient_edge(tensor: Tensor) -> tuple:
     if tensor.requires_grad:
         return (tensor._grad_accumulator(), 0)
     return (None, 0)
+
+
+_ANOMALY_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+    "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+_ANOMALY_HINT_ON = (
+    "Hint: the backtrace further above shows the operation that failed to compute its gradient. The "
+    "variable in question was changed in there or anywhere later. Good luck!"
+)
 
 
 class SavedTensor:
@@ -288,9 +322,7 @@ class SavedTensor:
                 f"inplace operation: {description} is at version {self.counter.value}; "
                 f"expected version {self.version} instead. Hint: {owner.name()} saved this tensor "
                 "for its backward; compute the new value out of place (y = y * 2 rather than "
-                "y *= 2) or modify a .clone() of it. Hint: enable anomaly detection to find the "
-                "operation that failed to compute its gradient, with "
-                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+                "y *= 2) or modify a .clone() of it. " + (_ANOMALY_HINT_ON if _anomaly.enabled else _ANOMALY_HINT)
             )
         if self.view_of is not None:  # (a weak reference: the CopySlices node owns the owner)
             return self.view_of().view_result(self.counter)

@@ -26,6 +26,8 @@ import math
 from .. import backend, dtypes
 from .. import functions as _functions  # the modules: both are defined after this file is imported
 from .. import tensor as _tensor
+from .anomaly_mode import _state as _anomaly
+from .anomaly_mode import record_forward_stack
 from .grad_mode import _state as _grad_mode
 from .grad_mode import is_grad_enabled
 from .graph import FREED_MESSAGE, Node, SavedTensor, _default_hooks, _sequence, gradient_edge
@@ -104,7 +106,9 @@ class Op:
         if self.view:
             _record_view(result, inputs[0], (self, params, arrays[0].shape))
         if record:
-            result._grad_fn = self.node_class(inputs, params, result)
+            result._grad_fn = node = self.node_class(inputs, params, result)
+            if _anomaly.enabled:  # (OpNode.__init__ writes Node.__init__ out, without this)
+                record_forward_stack(node)
         return result
 
 
