@@ -216,3 +216,13 @@ def test_in_place_on_a_view_whose_base_is_a_leaf(case):
         return found and (found[0], found[1].split(".")[0]), base.tolist()
 
     both(run)
+
+
+def test_accumulating_after_data_got_another_shape_says_so():
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()
+        x.data = lib.tensor([5.0, 6.0, 7.0])
+        return error_of(lambda: (x * x).sum().backward())
+
+    both(run)

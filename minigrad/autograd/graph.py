@@ -159,7 +159,9 @@ class AccumulateGrad(Node):
             leaf._grad._version_counter.value = 1  # PyTorch's copy is an empty tensor and a copy_
         elif create_graph:
             leaf._grad = leaf._grad + new
-        elif leaf._grad._requires_grad:  # (a .grad with a graph) in place too, not recorded: grad mode is off
+        elif leaf._grad._requires_grad or leaf._grad._data.shape != new._data.shape:
+            # in place too, not recorded (grad mode is off); add_ also says what is wrong when
+            # .data was given another shape since the forward pass
             leaf._grad.add_(new)
         else:
             leaf._grad._accumulate_(new)
