@@ -226,3 +226,17 @@ def test_accumulating_after_data_got_another_shape_says_so():
         return error_of(lambda: (x * x).sum().backward())
 
     both(run)
+
+
+def test_calling_a_node_runs_its_backward_step():
+    def run(lib):
+        x, w = lib.ones(3, requires_grad=True), lib.ones(3, requires_grad=True)
+        found = [(x * w * 2).grad_fn(lib.ones(3))]
+        exp = x.exp().grad_fn(lib.ones(3))
+        found.append(([round(v, 5) for v in exp.tolist()], type(exp.grad_fn).__name__))
+        found.append((x * 2).grad_fn.next_functions[0][0](lib.ones(3)))  # AccumulateGrad
+        found.append(x.grad.tolist())
+        found.append(error_of(lambda: x.exp().grad_fn()))
+        return repr(found[0]), *found[1:]
+
+    both(run)

@@ -19,7 +19,7 @@ from .. import backend
 from .. import hooks as _hooks
 from .anomaly_mode import _state as _anomaly
 from .anomaly_mode import record_forward_stack
-from .grad_mode import set_grad_enabled
+from .grad_mode import is_grad_enabled, set_grad_enabled
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -89,6 +89,21 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{self._name} object at {hex(id(self))}>"
+
+    def __call__(self, *grad_outputs):
+        """Run this node's backward step by hand, as PyTorch's ``grad_fn(grad)``: the gradients
+        for its edges (one tensor when it has one edge; an ``AccumulateGrad`` adds into ``.grad``
+        and gives ``()``). Recorded when grad mode is on, as any operation.
+
+        >>> import minigrad as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> (x * 3).grad_fn(torch.ones(2))
+        (tensor([3., 3.]), None)
+        """
+        if not grad_outputs:
+            raise TypeError("expected 1 arguments, got 0 instead")
+        grads = self.apply(list(grad_outputs), is_grad_enabled())
+        return grads[0] if len(grads) == 1 else tuple(grads)
 
     # --- hooks on the node itself (PyTorch's Node.register_hook / register_prehook) ---
     def register_prehook(self, fn) -> _hooks.RemovableHandle:
