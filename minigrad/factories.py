@@ -165,8 +165,11 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
 def _full(size, fill_value, dtype, device, requires_grad, like=None) -> Tensor:
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
+    from .functions import _check_fits
+
     dtype = dtype or dtypes.scalar_dtype(fill_value)
-    if type(fill_value) is int and not dtype.is_floating_point:  # out of range wraps (uint8 -1), as in PyTorch
+    _check_fits(fill_value, dtype)  # inf into an integer dtype raises, as in PyTorch
+    if type(fill_value) is int and not dtype.is_floating_point:  # in range: -1 wraps into uint8, as in PyTorch
         fill_value = backend.scalar(fill_value, dtype, backend.as_device("cpu")).item()
     size = (size,) if isinstance(size, int) else (tuple(size),)
     return _filled(size, fill_value, dtype, device, requires_grad, like)

@@ -157,3 +157,21 @@ def test_clone_keeps_the_graph():
     assert type(y.grad_fn).__name__ == "CloneBackward0" and y.stride() == (2, 1)
     y.sum().backward()
     assert x.grad.tolist() == [[1.0] * 3] * 2
+
+
+@pytest.mark.parametrize(
+    "value, dtype",
+    [(float("inf"), "int64"), (float("nan"), "int32"), (1e30, "int64"), (300, "uint8"), (-129, "int8"),
+     (-1, "uint8"), (-1.0, "uint8"), (3.7, "int64"), (1e300, "float32"), (float("inf"), "float32")],
+)  # fmt: skip
+def test_full_refuses_a_value_the_dtype_cannot_hold(value, dtype):
+    """(Not a layout, but the same factories.) NumPy's cast would store garbage."""
+    found = []
+    for lib in LIBS:
+        try:
+            made = lib.full((2,), value, dtype=getattr(lib, dtype))
+            found.append(str(made.tolist()))
+            found.append(str(lib.full_like(lib.zeros(2, dtype=getattr(lib, dtype)), value).tolist()))
+        except RuntimeError as e:
+            found.append(str(e))
+    assert found[: len(found) // 2] == found[len(found) // 2 :]
