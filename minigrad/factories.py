@@ -26,6 +26,8 @@ def _size(size) -> tuple[int, ...]:
 
 
 def _finish(data, requires_grad: bool) -> Tensor:
+    if not data.size and data.base is None:  # NumPy's strides are zeros: PyTorch's, for views of it
+        data = backend.with_torch_strides(data)
     t = Tensor._make(data)
     if requires_grad:
         t.requires_grad_(True)  # checks that the dtype is floating point
@@ -116,9 +118,7 @@ def from_numpy(array) -> Tensor:
     """A tensor sharing memory with a NumPy array."""
     if not backend.is_array(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    t = Tensor._make(array)
-    t._data = array  # as it is: PyTorch keeps NumPy's strides, even the zeros of an array without elements
-    return t
+    return Tensor._make(array)
 
 
 def _filled(size, fill, dtype, device, requires_grad, like=None) -> Tensor:

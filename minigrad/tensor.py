@@ -141,8 +141,6 @@ class Tensor:
         t = object.__new__(cls)
         if type(data) is not _ndarray and not backend.is_array(data):  # e.g. a NumPy scalar
             data = backend.xp(backend.device_of(data)).asarray(data)
-        if not data.size and data.base is None:  # a new array without elements: NumPy's strides are zeros
-            data = backend.with_torch_strides(data)
         t._data = data
         t._requires_grad = requires_grad
         t._version_counter = _VersionCounter()
@@ -1251,6 +1249,8 @@ class Tensor:
         ((3, 1), (1, 3), 1)
         """
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if not self._data.size and not any(strides):  # NumPy gives a new array without elements zeros
+            strides = backend.row_major_strides(self._data.shape)
         if dim is None:
             return strides
         from .functions import _wrap_dim
