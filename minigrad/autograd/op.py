@@ -34,6 +34,7 @@ from .graph import FREED_MESSAGE, Node, SavedTensor, _default_hooks, _sequence, 
 
 _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
 UNREAD_RESULT = "result (unread)"  # in Op.wanted: save the result only to check its version
+UNPACK_FIRST = "(unpack first)"  # in Op.wanted: two rules read a saved tensor, or none reads the result
 
 
 class Op:
@@ -69,13 +70,18 @@ class Op:
         """The names the rules of the inputs that need a gradient read (so must be saved), and
         UNREAD_RESULT when only another rule reads the result: PyTorch saves it anyway and checks
         it in backward (an in-place change of ``x ** e`` raises even when only ``x`` needs a
-        gradient)."""
+        gradient). UNPACK_FIRST when the node must unpack what it saved before its rules run (see
+        ``OpNode.apply``): then, or when two of the rules read one tensor."""
         found = self._wanted.get(needs)
         if found is None:
             names = [self.variadic] * len(needs) if self.variadic else self.inputs
             found = {r for name, need in zip(names, needs) if need for r in self.reads[name]}
             if any(needs) and any("result" in reads for reads in self.reads.values()) and "result" not in found:
-                found.add(UNREAD_RESULT)
+                found.update((UNREAD_RESULT, UNPACK_FIRST))
+            tensors = (*self.inputs, "result")  # (a parameter read twice is no saved tensor)
+            read_by = [r for name, need in zip(names, needs) if need for r in self.reads[name] if r in tensors]
+            if not self.variadic and len(read_by) != len(set(read_by)):
+                found.add(UNPACK_FIRST)
             found = self._wanted[needs] = frozenset(found)
         return found
 
@@ -149,6 +155,7 @@ class OpNode(Node):
 
     op: Op
     _freed = False
+    _unpack_first = False  # see Op.wanted
 
     def __init__(self, inputs: tuple, params: dict, result):
         op = self.op
@@ -188,6 +195,8 @@ class OpNode(Node):
                         saved[name] = SavedTensor(inputs[i] if i is not None else _tensor.Tensor._make(params[name]))
             if "result" in wanted or UNREAD_RESULT in wanted:  # (unread: saved to be checked, see apply)
                 saved["result"] = SavedTensor(result, is_output=True, grad_fn=self)
+            if UNPACK_FIRST in wanted:
+                self._unpack_first = True
 
     def _read(self, key: str):
         """The value a rule asks for by name (other than ``grad``): a saved tensor, a parameter
@@ -211,18 +220,12 @@ class OpNode(Node):
 
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         op, grad, read, needs = self.op, grad_outputs[0], self._read, self.needs_input_grad
-        # All that was saved is unpacked first, once, as PyTorch's nodes do: unpack hooks see each
-        # tensor once, and an in-place change raises even where the rule that reads it is skipped.
-        values = {}
-        for key in self.saved:
-            values[key] = read(key)
+        if self._unpack_first or wanted is not None:
+            read = self._unpacked_reader()
         if wanted is not None:  # (edges are inputs here) skip the rules of gradients nobody asked for
             needs = tuple([need and want for need, want in zip(needs, wanted)])
         if op.variadic:  # one rule gives the gradients of all the inputs
-            reads = op.reads[op.variadic]
-            grads = op.rules[op.variadic](
-                *[grad if k == "grad" else values[k] if k in values else read(k) for k in reads]
-            )
+            grads = op.rules[op.variadic](*[grad if k == "grad" else read(k) for k in op.reads[op.variadic]])
             pairs = zip(grads, self.input_meta, needs)
             return tuple([_fit(g, meta) if need and g is not None else None for g, meta, need in pairs])
         grads = []
@@ -230,12 +233,7 @@ class OpNode(Node):
             if need:
                 args = []  # a plain loop, not a comprehension: see __init__
                 for k in reads:
-                    if k == "grad":
-                        args.append(grad)
-                    elif k in values:
-                        args.append(values[k])
-                    else:  # a parameter or a shape
-                        args.append(read(k))
+                    args.append(grad if k == "grad" else read(k))
                 g = rule(*args)
                 if g is not None and (g._data.shape != meta[0] or g._data.dtype != meta[1]):
                     g = _fit(g, meta)
@@ -243,6 +241,15 @@ class OpNode(Node):
             else:
                 grads.append(None)
         return tuple(grads)
+
+    def _unpacked_reader(self):
+        """``_read``, with everything saved unpacked now, once, as PyTorch's nodes do before their
+        formulas run: unpack hooks see each tensor once (also one that two rules read), and an
+        in-place change raises also where the rule that reads the tensor does not run."""
+        values = {}
+        for key in self.saved:
+            values[key] = self._read(key)
+        return lambda key: values[key] if key in values else self._read(key)
 
     def _unpack(self, saved):
         if self._freed:
