@@ -200,10 +200,15 @@ def tensor_repr(t, prefix: str = "tensor(") -> str:
     )
     if t.dtype not in implied:
         suffixes.append(f"dtype={t.dtype}")
-    if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
-    elif t.requires_grad:
-        suffixes.append("requires_grad=True")
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:  # a view of unbind/split whose base changed in place has none: PyTorch shows it
+        suffixes.append("grad_fn=<Invalid>")
+    else:
+        if grad_fn is not None:
+            suffixes.append(f"grad_fn=<{grad_fn.name()}>")
+        elif t.requires_grad:
+            suffixes.append("requires_grad=True")
     return _with_suffixes(prefix + body, suffixes, indent)
 
 

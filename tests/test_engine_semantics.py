@@ -240,3 +240,14 @@ def test_calling_a_node_runs_its_backward_step():
         return repr(found[0]), *found[1:]
 
     both(run)
+
+
+def test_a_view_of_unbind_whose_base_changed_prints_an_invalid_grad_fn():
+    def run(lib):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        y = x * 1
+        first = y.unbind(0)[0]
+        y.mul_(2)
+        return repr(first), error_of(lambda: first.grad_fn)[0]
+
+    both(run)
