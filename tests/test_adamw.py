@@ -158,7 +158,7 @@ def test_state_dict_round_trip_continues_identically():
     train(ours, opt, 2)
     twin = copy.deepcopy(ours)
     twin_opt = minigrad.optim.AdamW(twin.parameters(), lr=0.5)
-    twin_opt.load_state_dict(opt.state_dict())
+    twin_opt.load_state_dict(copy.deepcopy(opt.state_dict()))  # (PyTorch uses a state dict's tensors as they are)
     assert twin_opt.param_groups[0]["weight_decay"] == 0.2 and twin_opt.param_groups[0]["amsgrad"] is True
     train(ours, opt, 3)
     train(twin, twin_opt, 3)

@@ -246,12 +246,23 @@ leaky_relu_op = Op(
     lambda xp, self, *, negative_slope: xp.where(self > 0, self, self * negative_slope).astype(self.dtype, copy=False),
     self=lambda grad, self, negative_slope: leaky_relu_backward_op(grad, self, negative_slope=negative_slope),
 )
+
+
+def _leaky_relu_inplace_rule(grad: Tensor, result: Tensor, negative_slope) -> Tensor:
+    # With a negative slope the result's sign no longer tells which side of 0 the input was on,
+    # so the gradient cannot be read from the result: PyTorch refuses, when backward runs.
+    if negative_slope < 0:
+        raise RuntimeError(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+            "supported. This is caused by calling in-place forward function with a negative slope, "
+            "please call out-of-place version instead. File an issue at https://github.com/pytorch/pytorch "
+            "if you do require supporting in-place leakRelu backward calculation with negative slope"
+        )
+    return leaky_relu_backward_op(grad, result, negative_slope=negative_slope)
+
+
 # In place, PyTorch reads the result instead of the overwritten input (LeakyReluBackward1).
-leaky_relu_inplace_op = Op(
-    "LeakyReluBackward1",
-    leaky_relu_op.forward,
-    self=lambda grad, result, negative_slope: leaky_relu_backward_op(grad, result, negative_slope=negative_slope),
-)
+leaky_relu_inplace_op = Op("LeakyReluBackward1", leaky_relu_op.forward, self=_leaky_relu_inplace_rule)
 leaky_relu_backward_op = Op(
     "LeakyReluBackwardBackward0",
     lambda xp, grad_output, self, *, negative_slope: xp.where(self > 0, grad_output, grad_output * negative_slope),
@@ -320,6 +331,14 @@ def _elu_slope(xp, grad_output, x, alpha, scale, input_scale, is_result):
 
 
 def _elu_rule(grad: Tensor, x: Tensor, alpha, scale, input_scale, is_result: bool) -> Tensor:
+    # From the result, a negative alpha makes the negative side's values positive, indistinguishable
+    # from the positive side's: PyTorch refuses (elu_, celu_ with alpha < 0), when backward runs.
+    if is_result and alpha < 0:
+        raise RuntimeError(
+            "In-place elu backward calculation is triggered with a negative slope which is not supported. "
+            "This is caused by calling in-place forward function with a negative slope, please call "
+            "out-of-place version instead."
+        )
     return elu_backward_op(grad, x, alpha=alpha, scale=scale, input_scale=input_scale, is_result=is_result)
 
 
@@ -624,7 +643,8 @@ def _bce_logits(xp, x, target, weight, pos_weight, reduction):
     # (1 - t) x + w_t log(1 + exp(-x)), where w_t = 1 + (pos_weight - 1) t, written without overflow
     log_weight = 1 if pos_weight is None else 1 + (pos_weight - 1) * target
     losses = (1 - target) * x + log_weight * (xp.log1p(xp.exp(-xp.abs(x))) + xp.maximum(-x, 0))
-    return _reduce(xp, (losses if weight is None else losses * weight).astype(x.dtype, copy=False), reduction)
+    # The loss has the target's dtype: PyTorch computes it in place in ``1 - target``.
+    return _reduce(xp, (losses if weight is None else losses * weight).astype(target.dtype, copy=False), reduction)
 
 
 def _bce_logits_input_grad(self: Tensor, target: Tensor, pos_weight) -> Tensor:
@@ -1130,7 +1150,7 @@ def _plane(xp, rows, cols, width):
     (r, r_in), (c, c_in) = rows, cols
     positions = r[:, None, :, None] * width + c[None, :, None, :]
     inside = r_in[:, None, :, None] & c_in[None, :, None, :]
-    shape = positions.shape[:2] + (-1,)
+    shape = positions.shape[:2] + (positions.shape[2] * positions.shape[3],)  # not -1: out_h may be 0
     return xp.where(inside, positions, 0).reshape(shape), inside.reshape(shape)
 
 
@@ -1189,6 +1209,18 @@ def _scatter_flat(xp, values, shape, positions):
     return out.reshape(shape)
 
 
+def _nonempty(grad: Tensor, function: str) -> Tensor:
+    """``grad``, checked as PyTorch's adaptive pooling backward kernels check it: an output_size of
+    0 gives an empty result, but its backward refuses it."""
+    for d in range(1, grad.ndim):
+        if grad.shape[d] == 0:
+            raise RuntimeError(
+                f"{function}(): Expected grad_output to have non-zero size for non-batch dimensions, but "
+                f"grad_output has sizes {list(grad.shape)} with dimension {d} being empty"
+            )
+    return grad
+
+
 def _max_pool_double_backward(grad: Tensor, indices, dims: int) -> Tensor:
     """The gradient read back at the indices (flat positions in the last ``dims`` dims), as
     PyTorch's max_pool_double_backward (a gather)."""
@@ -1221,7 +1253,9 @@ max_pool2d_backward_op = _indices_backward_op("MaxPool2DWithIndicesBackwardBackw
 adaptive_max_pool2d_op = Op(
     "AdaptiveMaxPool2DBackward0",
     lambda xp, self, *, result1: _gather_flat(xp, self, result1),
-    self=lambda grad, self, result1: adaptive_max_pool2d_backward_op(grad, self, indices=result1),
+    self=lambda grad, self, result1: adaptive_max_pool2d_backward_op(
+        _nonempty(grad, "adaptive_max_pool2d_backward"), self, indices=result1
+    ),
 )
 adaptive_max_pool2d_backward_op = _indices_backward_op("AdaptiveMaxPool2DBackwardBackward0")
 
@@ -1313,7 +1347,7 @@ avg_pool2d_backward_op = Op(
 adaptive_avg_pool2d_op = Op(
     "AdaptiveAvgPool2DBackward0",
     lambda xp, self, *, output_size: _average(xp, self, _adaptive_geometry(xp, self.shape, output_size)),
-    self=lambda grad, self: adaptive_avg_pool2d_backward_op(grad, self),
+    self=lambda grad, self: adaptive_avg_pool2d_backward_op(_nonempty(grad, "adaptive_avg_pool2d_backward"), self),
 )
 adaptive_avg_pool2d_backward_op = Op(
     "AdaptiveAvgPool2DBackwardBackward0",
@@ -1461,8 +1495,8 @@ pixel_unshuffle_op = Op(
 
 # interpolate: each spatial axis is resampled by an (out, in) matrix of weights, built with
 # PyTorch's index arithmetic (in float32 for float32 inputs, as its kernels compute): one 1 per
-# row for 'nearest', two neighbours' weights for 'linear'. The 2-d result is R_h @ x @ R_w.T
-# (along W first, as PyTorch sums); the gradient R_h.T @ g @ R_w.
+# row for 'nearest', two neighbours' weights for 'linear', a wider triangle for 'antialias'. The
+# 2-d result is R_h @ x @ R_w.T (along W first, as PyTorch sums); the gradient R_h.T @ g @ R_w.
 def _nearest_sources(xp, size, out, scale, exact, ftype):
     i = xp.arange(out)
     if not exact and out == size:
@@ -1478,6 +1512,8 @@ def _axis_weights(xp, size, out, scale, mode, align_corners, dtype):
     """The (out, size) matrix that resamples one axis."""
     ftype = xp.float64 if dtype == xp.float64 else xp.float32
     rows = xp.arange(out)
+    if mode == "antialias":
+        return _antialias_weights(xp, size, out, scale, align_corners, ftype).astype(dtype, copy=False)
     weights = xp.zeros((out, size), dtype=dtype)
     if mode != "linear":
         weights[rows, _nearest_sources(xp, size, out, scale, mode == "nearest-exact", ftype)] = 1
@@ -1499,13 +1535,36 @@ def _axis_weights(xp, size, out, scale, mode, align_corners, dtype):
     return weights
 
 
+def _antialias_weights(xp, size, out, scale, align_corners, ftype):
+    """PyTorch's antialiased bilinear weights (``_upsample_bilinear2d_aa``): when shrinking by a
+    factor s, the triangle filter is stretched to cover s input pixels on each side, so every input
+    pixel contributes (plain bilinear reads only the two nearest and skips the rest). Each row is
+    normalised to sum to 1. Growing (s < 1) keeps the plain triangle, which is plain bilinear."""
+    if align_corners:  # align_corners changes only the step, not the centres
+        step = ftype(size - 1) / ftype(out - 1) if out > 1 else ftype(0)
+    else:
+        step = ftype(1.0 / scale) if scale is not None and scale > 0 else ftype(size) / ftype(out)
+    support = step if step >= 1 else ftype(1)  # the filter's half-width, in input pixels
+    invscale = ftype(1 / step) if step >= 1 else ftype(1)
+    center = (step * (xp.arange(out) + 0.5)).astype(ftype)[:, None]
+    # The window of input pixels each output reads, as PyTorch truncates it (at most 2 ceil(support) + 1)
+    first = xp.maximum((center - support + 0.5).astype(xp.int64), 0)
+    last = xp.minimum((center + support + 0.5).astype(xp.int64), size)
+    last = xp.minimum(last, first + 2 * math.ceil(support) + 1)
+    cols = xp.arange(size)[None, :]
+    weights = xp.maximum(1 - xp.abs((cols - center + 0.5) * invscale), 0).astype(ftype)
+    weights = xp.where((cols >= first) & (cols < last), weights, ftype(0))
+    total = weights.sum(axis=1, keepdims=True)
+    return weights / xp.where(total == 0, ftype(1), total)
+
+
 def _resample_weights(xp, in_sizes, out_sizes, scales, mode, align_corners, dtype):
     return [_axis_weights(xp, n, o, s, mode, align_corners, dtype) for n, o, s in zip(in_sizes, out_sizes, scales)]
 
 
 def _resample(xp, x, mode, output_size, scales, align_corners):
     sizes = x.shape[2:]
-    if mode != "linear":  # a gather, exact for any value (inf included)
+    if mode in ("nearest", "nearest-exact"):  # a gather, exact for any value (inf included)
         axes = [
             _nearest_sources(xp, n, o, s, mode == "nearest-exact", xp.float32)
             for n, o, s in zip(sizes, output_size, scales)
@@ -1741,7 +1800,9 @@ max_pool3d_backward_op = _indices_backward_op("MaxPool3DWithIndicesBackwardBackw
 adaptive_max_pool3d_op = Op(
     "AdaptiveMaxPool3DBackward0",
     lambda xp, self, *, result1: _gather_volume(xp, self, result1),
-    self=lambda grad, self, result1: adaptive_max_pool3d_backward_op(grad, self, indices=result1),
+    self=lambda grad, self, result1: adaptive_max_pool3d_backward_op(
+        _nonempty(grad, "adaptive_max_pool3d_backward"), self, indices=result1
+    ),
 )
 adaptive_max_pool3d_backward_op = _indices_backward_op("AdaptiveMaxPool3DBackwardBackward0", 3)
 
@@ -1821,7 +1882,7 @@ avg_pool3d_backward_op = Op(
 adaptive_avg_pool3d_op = Op(
     "AdaptiveAvgPool3DBackward0",
     lambda xp, self, *, output_size: _average(xp, _as_plane(self), _adaptive_geometry3d(xp, self.shape, output_size)),
-    self=lambda grad, self: adaptive_avg_pool3d_backward_op(grad, self),
+    self=lambda grad, self: adaptive_avg_pool3d_backward_op(_nonempty(grad, "adaptive_avg_pool3d_backward"), self),
 )
 adaptive_avg_pool3d_backward_op = Op(
     "AdaptiveAvgPool3DBackwardBackward0",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 
+from .. import functions as _F
 from ..factories import empty
 from ..tensor import Tensor
 from . import functional as F
@@ -102,12 +103,12 @@ class SiLU(Module):
 
 class Tanh(Module):
     def forward(self, input: Tensor) -> Tensor:
-        return F.tanh(input)
+        return _F.tanh(input)  # as PyTorch's module, torch.tanh (which checks that input is a tensor)
 
 
 class Sigmoid(Module):
     def forward(self, input: Tensor) -> Tensor:
-        return F.sigmoid(input)
+        return _F.sigmoid(input)  # as PyTorch's module, torch.sigmoid
 
 
 class Softmax(Module):

@@ -551,7 +551,7 @@ class MultiheadAttention(Module):
         average_attn_weights: bool = True,
         is_causal: bool = False,
     ) -> tuple[Tensor, Tensor | None]:
-        is_batched = query.ndim == 3
+        is_batched = query.dim() == 3  # (a NumPy query fails here, as in PyTorch)
         key_padding_mask = _canonical_mask(
             key_padding_mask,
             "key_padding_mask",

@@ -7,8 +7,10 @@ Each function records the same backward nodes PyTorch records where that is inst
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
+import numbers
 import warnings
 
 from .. import backend, dtypes
@@ -115,7 +117,59 @@ __all__ = [
 ]
 
 
+# ---------------------------------------------------------------------------------------------- argument checks
+_ABSENT = object()
+
+
+def _type_name(value) -> str:
+    """A type as PyTorch's argument errors name it: ``list``, ``NoneType``, ``numpy.ndarray``."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _takes_tensors(*names: str, kernel: str | None = None, attribute: str | None = None):
+    """Decorate a function so that each call first checks that its arguments ``names`` are tensors
+    (or None, where the signature allows it), as PyTorch's argument parser does:
+
+        linear(): argument 'input' (position 1) must be Tensor, not numpy.ndarray
+
+    Without the check a NumPy array or a list would fail deep inside, with an AttributeError on
+    minigrad's internals. ``kernel`` is the name PyTorch's message gives, where it is not the
+    function's (``cross_entropy_loss``). Where PyTorch's own Python code first calls a tensor
+    method (``softmax`` calls ``input.dim()``), a non-tensor fails there instead, with an
+    AttributeError naming that method: ``attribute`` gives it, and the error is PyTorch's.
+    """
+
+    def decorate(function):
+        parameters = list(inspect.signature(function).parameters.values())
+        # None is accepted where the signature says so: a default of None, or ``Tensor | None``
+        checks = [
+            (i, p.name, p.default is None or "None" in str(p.annotation))
+            for i, p in enumerate(parameters)
+            if p.name in names
+        ]
+        label = kernel or function.__name__
+
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            for index, name, optional in checks:
+                value = args[index] if index < len(args) else kwargs.get(name, _ABSENT)
+                if isinstance(value, Tensor) or value is _ABSENT or (optional and value is None):
+                    continue  # (a missing argument is Python's TypeError, raised by the call)
+                if attribute is not None:
+                    raise AttributeError(f"'{_type_name(value)}' object has no attribute '{attribute}'")
+                raise TypeError(
+                    f"{label}(): argument '{name}' (position {index + 1}) must be Tensor, not {_type_name(value)}"
+                )
+            return function(*args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
 # ---------------------------------------------------------------------------------------------- layers
+@_takes_tensors("input", "weight", "bias")
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input @ weight.T + bias``: the affine map of ``nn.Linear``.
 
@@ -257,6 +311,7 @@ def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation,
     )
 
 
+@_takes_tensors("input", "weight", "bias")
 def conv1d(
     input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
 ) -> Tensor:
@@ -274,6 +329,7 @@ def conv1d(
     return _convolution(input, weight, bias, stride, padding, dilation, groups, 1)
 
 
+@_takes_tensors("input", "weight", "bias")
 def conv2d(
     input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
 ) -> Tensor:
@@ -364,6 +420,7 @@ def _with_indices(op, input: Tensor, indices, return_indices: bool, **params):
     return op(input, result1=_F._kept(index, input), **params), index  # (a copy for the node)
 
 
+@_takes_tensors("input")
 def max_pool2d(
     input: Tensor,
     kernel_size,
@@ -399,6 +456,7 @@ def max_pool2d(
     return _with_indices(_ops.max_pool2d_op, input, indices, return_indices, **params)
 
 
+@_takes_tensors("input")
 def avg_pool2d(
     input: Tensor,
     kernel_size,
@@ -471,6 +529,7 @@ def _adaptive_size(input: Tensor, output_size, function: str) -> tuple[int, int]
     return size
 
 
+@_takes_tensors("input")
 def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Average a (N, C, H, W) or (C, H, W) input down to ``output_size`` (an int, or a pair whose
     None entries keep the input's size): output row i averages input rows
@@ -490,6 +549,7 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return _ops.adaptive_avg_pool2d_op(input, output_size=size)
 
 
+@_takes_tensors("input")
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The largest value of each window of :func:`adaptive_avg_pool2d` (``AdaptiveMaxPool2DBackward0``);
     with ``return_indices`` also each maximum's flat position in its (H, W) plane.
@@ -526,6 +586,7 @@ def _check_1d_input(input: Tensor, function: str) -> None:
         )
 
 
+@_takes_tensors("input")
 def max_pool1d(
     input: Tensor,
     kernel_size,
@@ -572,6 +633,7 @@ def max_pool1d(
     return pooled.squeeze(-2)
 
 
+@_takes_tensors("input")
 def avg_pool1d(
     input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True
 ) -> Tensor:
@@ -591,6 +653,7 @@ def avg_pool1d(
     ).squeeze(-2)
 
 
+@_takes_tensors("input")
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """:func:`adaptive_avg_pool2d` along the last dim of a (N, C, L) or (C, L) input.
 
@@ -603,6 +666,7 @@ def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
 
 
+@_takes_tensors("input")
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """:func:`adaptive_max_pool2d` along the last dim of a (N, C, L) or (C, L) input.
 
@@ -622,6 +686,7 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
 _PAD_MODES = ("constant", "reflect", "replicate", "circular")
 
 
+@_takes_tensors("input")
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """``input`` padded: ``pad`` gives (before, after) widths for the last dims, last dim first
     (``(left, right, top, bottom)`` for an image). ``mode`` ``'constant'`` fills with ``value``
@@ -721,6 +786,7 @@ def _check_normalized_shape(input: Tensor, shape: tuple, tensors: dict, star: st
         )
 
 
+@_takes_tensors("input", "weight", "bias")
 def layer_norm(
     input: Tensor,
     normalized_shape: list[int] | tuple[int, ...],
@@ -762,6 +828,7 @@ def _constants_if_absent(weight: Tensor | None, bias: Tensor | None, shape, inpu
     return weight, bias
 
 
+@_takes_tensors("input", "running_mean", "running_var", "weight", "bias")
 def batch_norm(
     input: Tensor,
     running_mean: Tensor | None,
@@ -824,6 +891,7 @@ def batch_norm(
     )
 
 
+@_takes_tensors("input", attribute="dim")
 def group_norm(
     input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None, eps: float = 1e-05
 ) -> Tensor:
@@ -863,6 +931,7 @@ def group_norm(
     return _ops.group_norm_op(input.contiguous(), weight, bias, **sizes, eps=eps)
 
 
+@_takes_tensors("input", "running_mean", "running_var", "weight", "bias")
 def instance_norm(
     input: Tensor,
     running_mean: Tensor | None = None,
@@ -956,7 +1025,7 @@ def embedding(
              [1., 2.]]])
     """
     if not isinstance(input, Tensor):
-        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {type(input).__name__}")
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {_type_name(input)}")
     if padding_idx is not None:
         if not -weight.shape[0] <= padding_idx < weight.shape[0]:
             raise AssertionError("Padding_idx must be within num_embeddings")
@@ -1001,31 +1070,39 @@ def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_ty
 
 
 # ---------------------------------------------------------------------------------------------- activations
+@_takes_tensors("input")
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """``max(input, 0)`` (``ReluBackward0``); ``inplace=True`` overwrites ``input``."""
     return input.relu_() if inplace else _F.relu(input)
 
 
+@_takes_tensors("input")
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``input`` where positive, ``negative_slope * input`` elsewhere (``LeakyReluBackward0``)."""
+    _check_floating(input, "leaky_relu_cpu")
     if inplace:
         return input._apply_inplace(lambda s: _ops.leaky_relu_inplace_op(s, negative_slope=negative_slope))
     return _ops.leaky_relu_op(input, negative_slope=negative_slope)
 
 
+@_takes_tensors("input")
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, a smooth ``relu``; ``input`` itself where
     ``beta * input > threshold`` (``SoftplusBackward0``)."""
+    _check_floating(input, "softplus_cpu")
     return _ops.softplus_op(input, beta=beta, threshold=threshold)
 
 
+@_takes_tensors("input")
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * sigmoid(input)`` (``SiluBackward0``)."""
+    _check_floating(input, "silu_cpu")
     if inplace:
         return input._apply_inplace(_ops.silu_op)
     return _ops.silu_op(input)
 
 
+@_takes_tensors("input")
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """``input * Phi(input)``, where Phi is the standard normal CDF (``GeluBackward0``); with
     ``approximate="tanh"``, ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x**3)))``.
@@ -1040,6 +1117,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     return _ops.gelu_op(input, approximate=approximate)
 
 
+@_takes_tensors("input")
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``input`` where positive, ``alpha * (exp(input) - 1)`` elsewhere (``EluBackward0``)."""
     _check_floating(input, "elu_cpu")
@@ -1053,10 +1131,12 @@ def _check_floating(input: Tensor, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
 
 
+@_takes_tensors("input", attribute="sigmoid")
 def sigmoid(input: Tensor) -> Tensor:
     return _F.sigmoid(input)
 
 
+@_takes_tensors("input", attribute="tanh")
 def tanh(input: Tensor) -> Tensor:
     return _F.tanh(input)
 
@@ -1070,6 +1150,7 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
+@_takes_tensors("input", attribute="softmax")  # PyTorch calls input.softmax(dim)
 def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """Normalised exponentials along ``dim`` (``SoftmaxBackward0``)."""
     if dim is None:
@@ -1077,6 +1158,7 @@ def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     return _F.softmax(input, dim, dtype=dtype)
 
 
+@_takes_tensors("input", attribute="softmax")  # PyTorch calls input.softmax(dim)
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """``softmax(-input, dim)``: the smallest entries get the largest weights (``SoftmaxBackward0``
     after ``NegBackward0``, as in PyTorch).
@@ -1090,6 +1172,7 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=N
     return (-input).softmax(dim, dtype=dtype)
 
 
+@_takes_tensors("input", attribute="log_softmax")  # PyTorch calls input.log_softmax(dim)
 def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """``log(softmax(input, dim))`` computed stably (``LogSoftmaxBackward0``)."""
     if dim is None:
@@ -1113,6 +1196,12 @@ def _keep_mask(input: Tensor, p: float, feature: bool) -> Tensor:
     return zeros(shape, dtype=input.dtype, device=input.device).bernoulli_(1 - p)
 
 
+def _check_float_result(input: Tensor) -> None:
+    """Dropout scales by 1 / (1 - p): PyTorch refuses to write that float into an integer tensor."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype._legacy_name}")
+
+
 def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool = False) -> Tensor:
     """Elementwise or channel-wise dropout: ``input * mask / (1 - p)`` (``MulBackward0``)."""
     _check_probability(p)
@@ -1121,15 +1210,18 @@ def _dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bo
     if p == 1.0:  # no mask drawn, as in PyTorch
         scale = zeros((), dtype=input.dtype, device=input.device)
     else:
+        _check_float_result(input)
         scale = _keep_mask(input, p, feature) / (1.0 - p)
     return input.mul_(scale) if inplace else input * scale
 
 
+@_takes_tensors("input")
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each element with probability ``p`` and scale the rest by ``1/(1-p)`` (when training)."""
     return _dropout(input, p, training, inplace)
 
 
+@_takes_tensors("input", attribute="dim")
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each whole channel of a (N, C, L) or (C, L) input with probability ``p`` and scale the
     rest by ``1/(1-p)`` (when training).
@@ -1151,6 +1243,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _dropout(input, p, training, inplace, feature=True)
 
 
+@_takes_tensors("input", attribute="dim")
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each whole channel (dim 1) of a (N, C, H, W) or (C, H, W) input with probability ``p``
     and scale the rest by ``1/(1-p)`` (when training; ``MulBackward0``).
@@ -1181,6 +1274,7 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 _SELU_ALPHA = 1.7580993408473766  # scale * alpha of SELU
 
 
+@_takes_tensors("input")
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Dropout for SELU networks: dropped elements become SELU's negative saturation, and an
     affine map ``a * x + b`` keeps the mean and variance (``AddBackward0`` after ``MulBackward0``,
@@ -1191,12 +1285,14 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
         return input
     if p == 1.0:
         return input.mul_(0.0) if inplace else input * zeros((), dtype=input.dtype, device=input.device)
+    _check_float_result(input)
     keep = _keep_mask(input, p, False)
     a = 1.0 / math.sqrt((_SELU_ALPHA**2 * p + 1) * (1 - p))
     shift = (keep - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p
     return input.mul_(keep * a).add_(shift) if inplace else input * (keep * a) + shift
 
 
+@_takes_tensors("input")
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """``input`` clamped to ``[min_val, max_val]`` (``HardtanhBackward0``). The gradient passes
     strictly between the bounds: it is 0 at ``min_val`` and ``max_val`` themselves.
@@ -1207,24 +1303,31 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
     """
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if input.dtype == dtypes.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         return input._apply_inplace(lambda s: _ops.hardtanh_op(s, min_val=min_val, max_val=max_val))
     return _ops.hardtanh_op(input, min_val=min_val, max_val=max_val)
 
 
+@_takes_tensors("input")
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``min(max(input, 0), 6)``: ``hardtanh(input, 0, 6)``, so its node is ``HardtanhBackward0``."""
     return hardtanh(input, 0, 6, inplace)
 
 
+@_takes_tensors("input")
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """``value`` where ``input <= threshold``, else ``input`` (``ThresholdBackward0``; in place
     ``ThresholdBackward1``). The gradient is 0 where the value was replaced."""
+    if input.dtype == dtypes.bool:
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
     if inplace:
         return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
     return _ops.threshold_op(input, threshold=threshold, value=value)
 
 
+@_takes_tensors("input")
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * clamp(input + 3, 0, 6) / 6`` (``HardswishBackward0``)."""
     _check_floating(input, "hardswish_cpu")
@@ -1233,6 +1336,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     return _ops.hardswish_op(input)
 
 
+@_takes_tensors("input")
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``clamp(input + 3, 0, 6) / 6`` (``HardsigmoidBackward0``). As in PyTorch, its gradient
     cannot be differentiated again."""
@@ -1242,6 +1346,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     return _ops.hardsigmoid_op(input)
 
 
+@_takes_tensors("input")
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * tanh(softplus(input))`` (``MishBackward0``)."""
     _check_floating(input, "mish_cpu")
@@ -1250,6 +1355,7 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
     return _ops.mish_op(input)
 
 
+@_takes_tensors("input", kernel="log_sigmoid")
 def logsigmoid(input: Tensor) -> Tensor:
     """``log(sigmoid(input))``, finite for any input (``LogSigmoidBackward0``).
 
@@ -1261,16 +1367,19 @@ def logsigmoid(input: Tensor) -> Tensor:
     return _ops.log_sigmoid_op(input)
 
 
+@_takes_tensors("input", attribute="abs")
 def softsign(input: Tensor) -> Tensor:
     """``input / (1 + |input|)``, from elementary ops as in PyTorch."""
     return input / (input.abs() + 1)
 
 
+@_takes_tensors("input", attribute="tanh")
 def tanhshrink(input: Tensor) -> Tensor:
     """``input - tanh(input)``, from elementary ops as in PyTorch."""
     return input - input.tanh()
 
 
+@_takes_tensors("input", attribute="dim")
 def glu(input: Tensor, dim: int = -1) -> Tensor:
     """The gated linear unit: ``a * sigmoid(b)``, where ``a`` and ``b`` are the first and second
     half of ``input`` along ``dim`` (``GluBackward0``).
@@ -1288,6 +1397,7 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     return _ops.glu_op(input, dim=dim)
 
 
+@_takes_tensors("input", "weight")
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """``input`` where positive, ``weight * input`` elsewhere (``PreluKernelBackward0``).
 
@@ -1322,6 +1432,7 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
 _SELU_ALPHA_ARG, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # SELU's fixed point
 
 
+@_takes_tensors("input")
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """``scale * elu(input, alpha)`` with SELU's fixed ``alpha`` and ``scale``: as in ATen, elu
     with a scale, so its node is ``EluBackward0``.
@@ -1337,11 +1448,13 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
     return _ops.elu_op(input, **params)
 
 
+@_takes_tensors("input")
 def selu_(input: Tensor) -> Tensor:
     """:func:`selu` in place (``EluBackward1``)."""
     return selu(input, inplace=True)
 
 
+@_takes_tensors("input")
 def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``max(0, x) + min(0, alpha * (exp(x / alpha) - 1))`` (``CeluBackward0``: elu with
     ``input_scale = 1 / alpha``).
@@ -1359,36 +1472,43 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return _ops.celu_op(input, **params)
 
 
+@_takes_tensors("input")
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     """:func:`celu` in place (``CeluBackward1``)."""
     return celu(input, alpha, inplace=True)
 
 
+@_takes_tensors("input")
 def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
     """:func:`elu` in place (``EluBackward1``)."""
     return elu(input, alpha, inplace=True)
 
 
+@_takes_tensors("input")
 def relu_(input: Tensor) -> Tensor:
     """:func:`relu` in place."""
     return input.relu_()
 
 
+@_takes_tensors("input")
 def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
     """:func:`leaky_relu` in place."""
     return leaky_relu(input, negative_slope, inplace=True)
 
 
+@_takes_tensors("input")
 def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
     """:func:`hardtanh` in place."""
     return hardtanh(input, min_val, max_val, inplace=True)
 
 
+@_takes_tensors("input")
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     """:func:`threshold` in place (``ThresholdBackward1``)."""
     return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
 
 
+@_takes_tensors("input")
 def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` where ``|input| > lambd``, else 0 (``HardshrinkBackward0``).
 
@@ -1400,6 +1520,7 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     return _ops.hardshrink_op(input, lambd=lambd)
 
 
+@_takes_tensors("input")
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     """``input`` moved ``lambd`` towards 0, and 0 where ``|input| <= lambd`` (``SoftshrinkBackward0``).
 
@@ -1416,6 +1537,7 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
     return _ops.softshrink_op(input, lambd=lambd)
 
 
+@_takes_tensors("input")
 def rrelu(
     input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False
 ) -> Tensor:
@@ -1445,12 +1567,14 @@ def rrelu(
     return _ops.rrelu_op(input, noise=noise)
 
 
+@_takes_tensors("input")
 def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
     """:func:`rrelu` in place (``RreluWithNoiseBackward1``)."""
     return rrelu(input, lower, upper, training, inplace=True)
 
 
 # ---------------------------------------------------------------------------------------------- rms_norm, bilinear
+@_takes_tensors("input", "weight")
 def rms_norm(
     input: Tensor, normalized_shape: list[int] | tuple[int, ...], weight: Tensor | None = None, eps: float | None = None
 ) -> Tensor:
@@ -1473,6 +1597,7 @@ def rms_norm(
     return out if weight is None else out * weight
 
 
+@_takes_tensors("input1", "input2", "weight", "bias")
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``input1^T weight[o] input2 + bias[o]`` for each output ``o``: ``weight`` is (out, in1, in2).
     One ``TrilinearBackward0`` between views, then ``AddBackward0`` for the bias, as in PyTorch.
@@ -1508,6 +1633,7 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
 
 
 # ---------------------------------------------------------------------------------------------- resampling
+@_takes_tensors("input")
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """Rearrange (*, C*r*r, H, W) into (*, C, H*r, W*r), ``r = upscale_factor`` (``PixelShuffleBackward0``).
 
@@ -1531,6 +1657,7 @@ def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     return _ops.pixel_shuffle_op(input, upscale_factor=upscale_factor)
 
 
+@_takes_tensors("input")
 def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
     """Rearrange (*, C, H*r, W*r) into (*, C*r*r, H, W), ``r = downscale_factor``: the inverse of
     :func:`pixel_shuffle` (``PixelUnshuffleBackward0``).
@@ -1570,6 +1697,32 @@ def _spatial(value, dims: int, what: str, input: Tensor, cast) -> tuple:
     return (cast(value),) * dims
 
 
+def _is_integer(x) -> bool:
+    """An int (NumPy's too) or an integer tensor: what PyTorch takes as an output size."""
+    return isinstance(x, numbers.Integral) or (isinstance(x, Tensor) and not x.is_floating_point())
+
+
+def _check_interpolate_sizes(size, scale_factor) -> None:
+    """PyTorch refuses a float size (3.0 is not rounded for you) and a scale factor that is no number."""
+    if isinstance(size, list | tuple) and not all(_is_integer(n) for n in size):
+        raise TypeError(
+            "expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, int], "
+            f"but got size with types {[type(n) for n in size]}"
+        )
+    if size is not None and not isinstance(size, list | tuple) and (isinstance(size, bool) or not _is_integer(size)):
+        raise TypeError(
+            "interpolate() received an invalid combination of arguments - got size of type "
+            f"{type(size).__name__}, but expected int or tuple of ints"
+        )
+    factors = scale_factor if isinstance(scale_factor, list | tuple) else [scale_factor]
+    if scale_factor is not None and not all(isinstance(f, numbers.Real) for f in factors):
+        raise TypeError(
+            "interpolate() received an invalid combination of arguments - got scale_factor with types "
+            f"{[type(f) for f in factors]}, but expected a float or tuple of floats"
+        )
+
+
+@_takes_tensors("input", attribute="dim")
 def interpolate(
     input: Tensor,
     size: int | tuple[int, ...] | None = None,
@@ -1583,6 +1736,8 @@ def interpolate(
     ``scale_factor``, with PyTorch's index arithmetic: ``mode`` 'nearest', 'nearest-exact',
     'linear' (3-d), 'bilinear' (4-d, with or without ``align_corners``) or 'area' (adaptive
     average pooling). One ``UpsampleNearest2DBackward0`` (..., ``UpsampleBilinear2DBackward0``).
+    'bilinear' with ``antialias=True`` (``UpsampleBilinear2DAaBackward0``) averages, when shrinking,
+    over every input pixel an output pixel covers, where plain bilinear reads only the nearest two.
 
     >>> import minigrad as torch
     >>> torch.nn.functional.interpolate(torch.tensor([[[1.0, 3.0]]]), scale_factor=2, mode="linear")
@@ -1609,6 +1764,7 @@ def interpolate(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: "
             f"{_INTERPOLATION_MODES} (got {mode})"
         )
+    _check_interpolate_sizes(size, scale_factor)
     scales: tuple = (None,) * dims
     if size is not None:
         if recompute_scale_factor:
@@ -1648,8 +1804,10 @@ def interpolate(
         raise RuntimeError(
             f"Input and output sizes should be greater than 0, but got input ({given}){joint} ({wanted})"
         )
-    op, _ = _ops.resample_ops(kinds[mode, dims])
     kind = "linear" if linear else mode
+    if antialias:  # bilinear on a 4-d input (checked above); bicubic is not implemented
+        kinds[mode, dims], kind = "Bilinear2DAa", "antialias"
+    op, _ = _ops.resample_ops(kinds[mode, dims])
     return op(input, mode=kind, output_size=output_size, scales=scales, align_corners=align_corners)
 
 
@@ -1693,6 +1851,7 @@ def _blocks(hw, kernel, dilation, padding, stride) -> tuple[int, int]:
     return tuple((n + 2 * p - d * (k - 1) - 1) // s + 1 for n, k, d, p, s in zip(hw, kernel, dilation, padding, stride))
 
 
+@_takes_tensors("input", kernel="im2col")
 def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """The sliding ``kernel_size`` blocks of a (N, C, H, W) or (C, H, W) input as columns: (N,
     C*kh*kw, L) with L blocks (``Im2ColBackward0``).
@@ -1719,6 +1878,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
     return _ops.im2col_op(input, kernel_size=kernel, dilation=dilation, padding=padding, stride=stride)
 
 
+@_takes_tensors("input", kernel="col2im")
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
     """Add (N, C*kh*kw, L) columns of sliding blocks back into a (N, C, *output_size) image
     (overlaps add up): the adjoint of :func:`unfold` (``Col2ImBackward0``).
@@ -1756,6 +1916,7 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     )
 
 
+@_takes_tensors("input", attribute="dim")
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
     """Divide each value by ``(k + alpha * mean of squares over size neighbouring channels) ** beta``
     (the window padded with zeros at the ends); from elementary ops and an average pool, as
@@ -1791,6 +1952,7 @@ def _lp_root(out: Tensor, norm_type: float, count: int) -> Tensor:
     return (out.sign() * relu(out.abs())).mul(count).pow(1.0 / norm_type)
 
 
+@_takes_tensors("input", attribute="pow")
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None, ceil_mode: bool = False) -> Tensor:
     """The ``norm_type``-norm of each window: ``(sum of x**p) ** (1/p)`` through an average pool,
     as PyTorch's composite.
@@ -1806,6 +1968,7 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None, ce
     return _lp_root(out, norm_type, kernel_size)
 
 
+@_takes_tensors("input", attribute="pow")
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> Tensor:
     """The ``norm_type``-norm of each ``kernel_size`` window (see :func:`lp_pool1d`).
 
@@ -1842,6 +2005,7 @@ def _reduction(size_average, reduce, reduction: str) -> str:
     return reduction
 
 
+@_takes_tensors("input", "target", "weight")
 def mse_loss(
     input: Tensor,
     target: Tensor,
@@ -1877,6 +2041,7 @@ def _weighted(errors: Tensor, weight: Tensor, reduction: str, input_shape) -> Te
     return weighted.sum() if reduction == "sum" else weighted.sum() / weight.sum()
 
 
+@_takes_tensors("input", "target", "weight")
 def l1_loss(
     input: Tensor,
     target: Tensor,
@@ -1902,6 +2067,7 @@ def l1_loss(
     return _reduced((input - target).abs(), reduction)
 
 
+@_takes_tensors("input", "target", "weight")
 def binary_cross_entropy(
     input: Tensor,
     target: Tensor,
@@ -1929,11 +2095,13 @@ def binary_cross_entropy(
             "all elements of input should be between 0 and 1; pass probabilities (e.g. x.sigmoid()), "
             "or logits to binary_cross_entropy_with_logits"
         )
+    _check_weight_shapes(input, weight)
     return _ops.binary_cross_entropy_op(
         input, target, weight=_weight_array(weight, input, "binary_cross_entropy"), reduction=reduction
     )
 
 
+@_takes_tensors("input", "target", "weight", "pos_weight")
 def binary_cross_entropy_with_logits(
     input: Tensor,
     target: Tensor,
@@ -1955,6 +2123,7 @@ def binary_cross_entropy_with_logits(
             f"result type {input.dtype._legacy_name} can't be cast to the desired output type "
             f"{target.dtype._legacy_name} (pass a floating-point target, e.g. target.float())"
         )
+    _check_weight_shapes(input, weight, pos_weight, logits=True)
     return _ops.binary_cross_entropy_with_logits_op(
         input,
         target,
@@ -1962,6 +2131,32 @@ def binary_cross_entropy_with_logits(
         pos_weight=_weight_array(pos_weight, input, "binary_cross_entropy_with_logits", "pos_weight"),
         reduction=reduction,
     )
+
+
+def _check_weight_shapes(input: Tensor, weight: Tensor | None, pos_weight=None, logits: bool = False) -> None:
+    """A binary cross-entropy's ``weight`` and ``pos_weight`` must broadcast to the input's shape,
+    checked in PyTorch's order and words (NumPy's ValueError would name neither tensor)."""
+    if pos_weight is not None:  # (pos_weight - 1) * target, multiplied into the loss in place
+        _check_fits(input, _F.broadcast_shapes(pos_weight.shape, input.shape))
+    if weight is None:
+        return
+    if not logits:  # PyTorch's Python code first runs torch.broadcast_shapes(target, weight):
+        shape = [1] * (weight.ndim - input.ndim) + list(input.shape)  # grown dim by dim, from the right
+        for i in range(-1, -1 - weight.ndim, -1):
+            if weight.shape[i] in (1, shape[i]):
+                continue
+            if shape[i] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {weight.shape[i]} at {i}! Mismatching "
+                    f"argument at index 1 had {weight.shape!r}; but expected shape should be broadcastable to {shape}"
+                )
+            shape[i] = weight.shape[i]
+    _check_fits(input, _F.broadcast_shapes(input.shape, weight.shape))  # the loss times weight, in place
+
+
+def _check_fits(input: Tensor, shape) -> None:
+    if tuple(shape) != tuple(input.shape):  # a weight with more dims would make the loss bigger
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 def _weight_array(weight: Tensor | None, input: Tensor, function: str, name: str = "weight"):
@@ -1983,26 +2178,35 @@ def _warn_if_shapes_differ(input: Tensor, target: Tensor) -> None:
 
 
 def _check_class_target(input: Tensor, target: Tensor) -> None:
-    if target.dtype.name not in ("int64", "uint8"):  # PyTorch's kernels take these two only
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy_name}")
+    """PyTorch's checks of class indices ``target`` for log-probabilities ``input``, in its order and
+    words: first ``nll_loss_nd``'s (the input's dims, the batch size), then its kernels' (the
+    target's dims, its dtype, its size)."""
     shape, target_shape = input._data.shape, target._data.shape  # plain tuples: read every step
     if not shape:
         raise ValueError("Expected 1 or more dimensions (got 0)")
-    if len(shape) == 1:
-        if target_shape:
-            raise RuntimeError(
-                f"0D or 1D target tensor expected, multi-target not supported (a 1-D input of {shape[0]} "
-                f"classes takes a 0-D target, got shape {list(target_shape)})"
-            )
-        return
-    if not target_shape or shape[0] != target_shape[0]:
-        batch = target_shape[0] if target_shape else 0
+    batch = target_shape[0] if target_shape else 0
+    if len(shape) != 1 and shape[0] != batch:
         raise ValueError(f"Expected input batch_size ({shape[0]}) to match target batch_size ({batch}).")
-    expected = (shape[0], *shape[2:])
-    if target_shape != expected:
+    expected = (shape[0], *shape[2:])  # (N, d1, ...)
+    if len(shape) <= 2 and len(target_shape) > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if len(shape) == 4 and len(target_shape) != 3:
+        raise RuntimeError(
+            f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {len(target_shape)}"
+        )
+    if (len(shape) == 3 or len(shape) > 4) and target_shape != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(target_shape)}")
+    if target.dtype.name not in ("int64", "uint8"):  # PyTorch's kernels take these two only
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._legacy_name}")
+    if len(shape) == 1 and target_shape and target_shape != (1,):
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target_shape[0]}")
+    if len(shape) == 2 and not target_shape:  # (reached only with an empty batch)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if len(shape) == 4 and target_shape != expected:
+        raise RuntimeError(f"size mismatch (got input: {list(shape)} , target: {list(target_shape)}")
 
 
+@_takes_tensors("input", "target", "weight", kernel="nll_loss_nd")
 def nll_loss(
     input: Tensor,
     target: Tensor,
@@ -2020,6 +2224,8 @@ def nll_loss(
     """
     reduction = _reduction(size_average, reduce, reduction)
     _check_class_target(input, target)
+    if input.ndim == 1 and target.ndim == 1:  # one sample's class, given as [c]: as c
+        target = target.view(())
     classes = input._data.shape[_F._class_axis(input.ndim)]
     if weight is not None and weight.shape != (classes,):
         raise RuntimeError(
@@ -2055,6 +2261,7 @@ def nll_loss(
     return op(input, target=_F._kept(target, input), weight=weights, reduction=reduction, ignore_index=ignore_index)
 
 
+@_takes_tensors("input", "target", "weight", kernel="cross_entropy_loss")
 def cross_entropy(
     input: Tensor,
     target: Tensor,
@@ -2072,10 +2279,17 @@ def cross_entropy(
     ``input``. The class dimension is 0 for a 1-D input and 1 otherwise.
     """
     reduction = _reduction(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
+    # PyTorch refuses only values above 1; a negative (or nan) label_smoothing means no smoothing
+    if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    if input.ndim == 0:
-        raise ValueError("Expected 1 or more dimensions (got 0)")
+    if input.ndim == 0:  # PyTorch's class dim is then 1, which a 0-d input lacks
+        if target.ndim == 0 and not target.dtype.is_floating_point:
+            raise RuntimeError(
+                f"Expected floating point type for target with class probabilities, got {target.dtype._legacy_name}"
+            )
+        if target.ndim == 0:
+            raise IndexError("Dimension specified as 1 but tensor has no dimensions")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     class_dim = _F._class_axis(input.ndim)
     classes = input._data.shape[class_dim]
     if weight is not None and weight.shape != (classes,):
@@ -2104,9 +2318,10 @@ def cross_entropy(
             return -terms.sum()
         if not input.numel():
             return -terms.sum().fill_(math.nan)
-        return _F.div_scalar_op(-terms.sum(), other=input.numel() // classes, dtype=input.dtype)
+        # terms has the promoted dtype (a float64 target makes a float64 loss, as in PyTorch)
+        return _F.div_scalar_op(-terms.sum(), other=input.numel() // classes, dtype=terms.dtype)
     loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing == 0:
+    if not label_smoothing > 0:
         return loss
     # Label smoothing mixes in the loss against the uniform distribution over classes, composed
     # as ATen composes it (masked_fill_ of the ignored targets, C++ products with numbers).
@@ -2130,6 +2345,7 @@ def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
 
 
+@_takes_tensors("input", "target")
 def smooth_l1_loss(
     input: Tensor,
     target: Tensor,
@@ -2158,6 +2374,7 @@ def smooth_l1_loss(
     return _ops.smooth_l1_loss_op(input, target, reduction=reduction, beta=beta, dtype=dtype)
 
 
+@_takes_tensors("input", "target", "weight")
 def huber_loss(
     input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0, weight: Tensor | None = None
 ) -> Tensor:
@@ -2184,6 +2401,7 @@ def huber_loss(
     return _reduced(losses, reduction)
 
 
+@_takes_tensors("input", "target")
 def kl_div(
     input: Tensor,
     target: Tensor,
@@ -2246,6 +2464,7 @@ def _not_differentiable(t: Tensor | None, function: str, name: str) -> None:
         )
 
 
+@_takes_tensors("input1", "input2", "target", attribute="dim")
 def margin_ranking_loss(
     input1: Tensor,
     input2: Tensor,
@@ -2275,6 +2494,7 @@ def margin_ranking_loss(
     return _reduced(unclamped.clamp_min(0), reduction)
 
 
+@_takes_tensors("input", "target")
 def hinge_embedding_loss(
     input: Tensor,
     target: Tensor,
@@ -2299,6 +2519,7 @@ def hinge_embedding_loss(
     return _reduced(output_margin + output_self, reduction)
 
 
+@_takes_tensors("input", "target")
 def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean") -> Tensor:
     """``log(1 + exp(-target * input))`` for targets of 1 or -1 (``SoftMarginLossBackward0``,
     a kernel in PyTorch); ``target`` broadcasts to ``input``'s shape and is not differentiable.
@@ -2318,6 +2539,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     return _ops.soft_margin_loss_op(input, target=_F._kept(target, input), reduction=reduction)
 
 
+@_takes_tensors("input", "target", "weight")
 def multilabel_soft_margin_loss(
     input: Tensor,
     target: Tensor,
@@ -2347,6 +2569,7 @@ def multilabel_soft_margin_loss(
     return _reduced(loss.sum(dim=class_dim) / input.shape[class_dim], reduction)
 
 
+@_takes_tensors("input1", "input2", "target")
 def cosine_embedding_loss(
     input1: Tensor,
     input2: Tensor,
@@ -2388,6 +2611,7 @@ def cosine_embedding_loss(
     return _reduced(output, reduction)
 
 
+@_takes_tensors("anchor", "positive", "negative")
 def triplet_margin_loss(
     anchor: Tensor,
     positive: Tensor,
@@ -2454,6 +2678,7 @@ def triplet_margin_with_distance_loss(
     return _reduced((margin + dist_pos - dist_neg).clamp_min(0), reduction)
 
 
+@_takes_tensors("input", "target")
 def poisson_nll_loss(
     input: Tensor,
     target: Tensor,
@@ -2491,6 +2716,7 @@ def poisson_nll_loss(
     return _reduced(loss, reduction)
 
 
+@_takes_tensors("input", "target")
 def gaussian_nll_loss(
     input: Tensor,
     target: Tensor,
@@ -2557,6 +2783,7 @@ def _check_margin_dtypes(input: Tensor, target: Tensor, kernel: str) -> None:
         raise RuntimeError(f"expected scalar type Long but found {target.dtype._legacy_name}")
 
 
+@_takes_tensors("input", "target", "weight")
 def multi_margin_loss(
     input: Tensor,
     target: Tensor,
@@ -2607,6 +2834,7 @@ def multi_margin_loss(
     )
 
 
+@_takes_tensors("input", "target")
 def multilabel_margin_loss(
     input: Tensor, target: Tensor, size_average=None, reduce=None, reduction: str = "mean"
 ) -> Tensor:
@@ -2633,6 +2861,7 @@ def multilabel_margin_loss(
 
 
 # ---------------------------------------------------------------------------------------------- distances
+@_takes_tensors("input", attribute="norm")
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:
     """``input`` divided by its ``p``-norm along ``dim``, the norm kept at least ``eps`` (so a zero
     vector stays zero): ``input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)``.
@@ -2646,6 +2875,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
     return input / denom
 
 
+@_takes_tensors("x1", "x2")
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (they broadcast), as
     PyTorch computes it: each divided by its 2-norm, kept at least ``eps``, then the products
@@ -2672,6 +2902,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     return ((x1 / norm1) * (x2 / norm2)).sum(dim)
 
 
+@_takes_tensors("x1", "x2")
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """The ``p``-norm of ``x1 - x2 + eps`` along the last dim (they broadcast), as PyTorch
     computes it (``NormBackward1`` after ``AddBackward1``).
@@ -2745,6 +2976,7 @@ def _weight_norm(v: Tensor, g: Tensor, dim: int = 0) -> Tensor:
 
 
 # --- 3-d and transposed convolutions ---
+@_takes_tensors("input", "weight", "bias")
 def conv3d(
     input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0, dilation=1, groups: int = 1
 ) -> Tensor:
@@ -2849,6 +3081,7 @@ def _conv_transpose(input: Tensor, weight: Tensor, bias, stride, padding, output
     )
 
 
+@_takes_tensors("input", "weight", "bias")
 def conv_transpose1d(
     input: Tensor,
     weight: Tensor,
@@ -2873,6 +3106,7 @@ def conv_transpose1d(
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 1)
 
 
+@_takes_tensors("input", "weight", "bias")
 def conv_transpose2d(
     input: Tensor,
     weight: Tensor,
@@ -2895,6 +3129,7 @@ def conv_transpose2d(
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2)
 
 
+@_takes_tensors("input", "weight", "bias")
 def conv_transpose3d(
     input: Tensor,
     weight: Tensor,
@@ -2915,6 +3150,7 @@ def conv_transpose3d(
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3)
 
 
+@_takes_tensors("input", attribute="dim")
 def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """Zero each whole channel (dim 1) of a (N, C, D, H, W) or (C, D, H, W) input with probability
     ``p`` and scale the rest by ``1/(1-p)`` (when training; ``MulBackward0``). The mask is drawn
@@ -2984,6 +3220,7 @@ def _pool3d_geometry(input: Tensor, function: str, kernel_size, stride, padding,
     return {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": ceil_mode}
 
 
+@_takes_tensors("input")
 def max_pool3d(
     input: Tensor,
     kernel_size,
@@ -3005,6 +3242,7 @@ def max_pool3d(
     return _with_indices(_ops.max_pool3d_op, input, indices, return_indices, **params)
 
 
+@_takes_tensors("input")
 def avg_pool3d(
     input: Tensor,
     kernel_size,
@@ -3051,6 +3289,7 @@ def _adaptive_size3d(input: Tensor, output_size, function: str) -> tuple[int, in
     return size
 
 
+@_takes_tensors("input")
 def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     """Average a (N, C, D, H, W) or (C, D, H, W) input down to ``output_size``, as
     :func:`adaptive_avg_pool2d` does in 2-d (``AdaptiveAvgPool3DBackward0``; to a size of 1 a
@@ -3067,6 +3306,7 @@ def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
     return _ops.adaptive_avg_pool3d_op(input, output_size=size)
 
 
+@_takes_tensors("input")
 def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """The largest value of each window of :func:`adaptive_avg_pool3d` (``AdaptiveMaxPool3DBackward0``);
     with ``return_indices`` also each maximum's flat position in its (D, H, W) volume.
@@ -3140,6 +3380,7 @@ def _unpool_checked(input: Tensor, indices: Tensor, size: list, dims: int, strid
     return _ops.max_unpool3d_op(input, indices=positions, output_size=size, stride=stride, padding=padding)
 
 
+@_takes_tensors("input", "indices")
 def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of :func:`max_pool1d`: zeros, with each value of ``input`` put back where
     ``indices`` (from ``max_pool1d(..., return_indices=True)``) says its maximum was
@@ -3154,6 +3395,7 @@ def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
 
 
+@_takes_tensors("input", "indices")
 def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of :func:`max_pool2d` (``MaxUnpool2DBackward0``): ``output_size`` picks among
     the sizes that pool to the input's.
@@ -3169,6 +3411,7 @@ def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, paddi
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
 
 
+@_takes_tensors("input", "indices")
 def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0, output_size=None) -> Tensor:
     """The inverse of :func:`max_pool3d` (``MaxUnpool3DBackward0``).
 
@@ -3205,6 +3448,7 @@ adaptive_max_pool2d_with_indices = _always_with_indices(adaptive_max_pool2d)
 adaptive_max_pool3d_with_indices = _always_with_indices(adaptive_max_pool3d)
 
 
+@_takes_tensors("input")
 def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     """Shuffle the channels (dim 1) of a (N, C, *) input: split into ``groups`` groups of C/groups
     channels, and interleave them (channel ``g * C/groups + i`` goes to ``i * groups + g``), as
@@ -3225,6 +3469,7 @@ def channel_shuffle(input: Tensor, groups: int) -> Tensor:
     return _ops.channel_shuffle_op(input, groups=groups)
 
 
+@_takes_tensors("input")
 def pdist(input: Tensor, p: float = 2) -> Tensor:
     """The ``p``-norm distance between each pair of rows of an (N, M) input, rows i < j in order:
     the upper triangle of ``torch.cdist(input, input)``, N(N-1)/2 values. One ``PdistBackward0``

@@ -110,20 +110,29 @@ def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
 
 
+def _is_empty(tensor: Tensor) -> bool:
+    """True (with PyTorch's warning, pointing at the caller's line) for a tensor with no elements,
+    which the Kaiming initialisations leave alone: its fan may be 0."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        return True
+    return False
+
+
 def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
     """He: uniform in ``±gain * sqrt(3 / fan)``. With ``a=sqrt(5)`` (what ``nn.Linear`` and
     ``nn.Conv2d`` use) the bound is ``1 / sqrt(fan_in)``."""
+    if _is_empty(tensor):
+        return tensor
     fan = _fan(tensor, mode)
-    if fan == 0:
-        return tensor  # PyTorch warns and leaves a zero-element tensor alone
     bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / fan)
     return uniform_(tensor, -bound, bound)
 
 
 def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
-    fan = _fan(tensor, mode)
-    if fan == 0:
+    if _is_empty(tensor):
         return tensor
+    fan = _fan(tensor, mode)
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))
 
 

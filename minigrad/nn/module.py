@@ -20,7 +20,19 @@ from ..hooks import RemovableHandle, add_hook
 from ..tensor import Tensor
 from .parameter import Parameter
 
-_IncompatibleKeys = namedtuple("_IncompatibleKeys", ["missing_keys", "unexpected_keys"])  # PyTorch's repr
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys it missed and those it did not expect, printed
+    as PyTorch prints them (``<All keys matched successfully>`` when both are empty)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
 
 
 def _type_name(value) -> str:

@@ -172,8 +172,8 @@ class BatchNorm1d(_BatchNorm):
     """
 
     def _check_input_dim(self, input: Tensor) -> None:
-        if input.ndim not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+        if input.dim() not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
 
 
 class BatchNorm2d(_BatchNorm):
@@ -187,8 +187,8 @@ class BatchNorm2d(_BatchNorm):
     """
 
     def _check_input_dim(self, input: Tensor) -> None:
-        if input.ndim != 4:
-            raise ValueError(f"expected 4D input (got {input.ndim}D input)")
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
 class GroupNorm(Module):
@@ -251,8 +251,8 @@ class _InstanceNorm(_BatchNorm):
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
 
     def _check_input_dim(self, input: Tensor) -> None:
-        if input.ndim not in (self._unbatched, self._unbatched + 1):
-            raise ValueError(f"expected {self._unbatched}D or {self._unbatched + 1}D input (got {input.ndim}D input)")
+        if input.dim() not in (self._unbatched, self._unbatched + 1):
+            raise ValueError(f"expected {self._unbatched}D or {self._unbatched + 1}D input (got {input.dim()}D input)")
 
     def _apply_instance_norm(self, input: Tensor) -> Tensor:
         return F.instance_norm(
@@ -371,8 +371,8 @@ class BatchNorm3d(_BatchNorm):
     """
 
     def _check_input_dim(self, input: Tensor) -> None:
-        if input.ndim != 5:
-            raise ValueError(f"expected 5D input (got {input.ndim}D input)")
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 class InstanceNorm3d(_InstanceNorm):

@@ -188,6 +188,8 @@ class LSTMCell(RNNCellBase):
             hx = (zero, zero)
         elif not batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))
+        if isinstance(hx, Tensor):  # one stacked tensor (a batched input's hx is used as given)
+            raise TypeError("lstm_cell(): argument 'hx' (position 2) must be tuple of Tensors, not Tensor")
         if len(hx) != 2:
             raise RuntimeError("lstm_cell expects two hidden states")
         _check_cell_input(input, self.weight_ih.shape[1])
@@ -380,8 +382,9 @@ class RNNBase(Module):
     def _prepare(self, input: Tensor, name: str, unit: str) -> tuple[Tensor, bool, int]:
         """The input as (seq, batch, features) or (batch, seq, features): an unbatched one gets
         a batch dim."""
-        if not isinstance(input, Tensor):
+        if type(input).__name__ == "PackedSequence":
             raise NotImplementedError(f"{name}: minigrad has no PackedSequence; pass a padded tensor")
+        # (anything else that is no tensor, a NumPy array, fails at input.dim(), as in PyTorch)
         if input.dim() not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{unit} instead")
         batched = input.dim() == 3
@@ -518,6 +521,15 @@ class LSTM(RNNBase):
                     )
                 hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx)
+        # PyTorch's kernel takes the pair (h_0, c_0) itself: one stacked tensor (whose hx[0] and
+        # hx[1] pass the checks above) or a third state are refused there
+        if isinstance(hx, Tensor):
+            raise TypeError(
+                "lstm() received an invalid combination of arguments - got a Tensor for hx, but expected "
+                "tuple of Tensors hx: pass the pair (h_0, c_0)"
+            )
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
 
         def step(x, hidden, params):
             return _lstm_cell(x, hidden, params, projected=True)

@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from .. import dtypes
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
 
@@ -40,6 +41,25 @@ def _refuse_unsupported(name: str, defaults: dict[str, Any]) -> None:
         raise NotImplementedError(f"minigrad's {name} supports neither differentiable=True nor fused=True")
     if defaults.get("differentiable"):
         raise NotImplementedError(f"minigrad's {name} does not support differentiable=True")
+
+
+def _cast_state(param: Tensor, value: Any, key: Any = None, capturable: bool = False) -> Any:
+    """One parameter's loaded state, as PyTorch's ``load_state_dict`` casts it: tensors moved to the
+    parameter's device (and, for a floating-point parameter, its dtype) with ``.to``, which returns
+    the same tensor when nothing changes; dicts, lists and tuples rebuilt around their items. The
+    ``step`` count keeps its dtype (a float32 step stays float32 for a float64 parameter), unless
+    the group is ``capturable``."""
+    if isinstance(value, Tensor):
+        if key == "step":
+            return value.to(dtype=dtypes.float32, device=param.device) if capturable else value
+        if param.is_floating_point():
+            return value.to(dtype=param.dtype, device=param.device)
+        return value.to(device=param.device)
+    if isinstance(value, dict):
+        return {k: _cast_state(param, v, k, capturable) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(_cast_state(param, v, None, capturable) for v in value)
+    return value
 
 
 class _Required:
@@ -182,9 +202,13 @@ class Optimizer:
         return {"state": state, "param_groups": groups}
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Restore hyper-parameters and state saved by :meth:`state_dict` (tensors are copied)."""
-        state_dict = copy.deepcopy(state_dict)
-        saved_groups = state_dict["param_groups"]
+        """Restore hyper-parameters and state saved by :meth:`state_dict`.
+
+        As in PyTorch, the state's tensors are used as given (not copied) when they already have
+        the parameter's dtype and device, and converted with ``.to`` otherwise; the saved
+        hyper-parameter groups are deep-copied and replace this optimizer's groups (keeping its
+        ``params``)."""
+        saved_groups = copy.deepcopy(state_dict["param_groups"])  # written into below
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
         for group, saved in zip(self.param_groups, saved_groups):
@@ -192,21 +216,23 @@ class Optimizer:
                 raise ValueError(
                     "loaded state dict contains a parameter group that doesn't match the size of optimizer's group"
                 )
-        by_index = {}
+        by_index, capturable = {}, {}
         for group, saved in zip(self.param_groups, saved_groups):
             by_index.update(zip(saved["params"], group["params"]))
-        self.state = defaultdict(dict)
+            capturable.update(dict.fromkeys(saved["params"], saved.get("capturable") or saved.get("fused")))
+        state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         for key, value in state_dict["state"].items():
-            param = by_index[key]
-            self.state[param] = {
-                name: v.to(device=param.device, dtype=param.dtype) if isinstance(v, Tensor) and name != "step" else v
-                for name, v in value.items()
-            }
+            if key in by_index:
+                state[by_index[key]] = _cast_state(by_index[key], value, capturable=capturable[key])
+            else:  # state of no parameter is kept as it is (PyTorch does, for old checkpoints)
+                state[key] = value
         for group, saved in zip(self.param_groups, saved_groups):
-            group.update({k: v for k, v in saved.items() if k != "params"})
+            saved["params"] = group["params"]
+            if "param_names" in group and "param_names" not in saved:
+                saved["param_names"] = group["param_names"]
         # PyTorch installs the loaded state through __setstate__, which also fills its defaults
         # (``differentiable``: groups added later carry it)
-        self.__setstate__({"state": self.state, "param_groups": self.param_groups})
+        self.__setstate__({"state": state, "param_groups": saved_groups})
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
