@@ -58,13 +58,13 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
             other=lambda grad, self, other: -grad * (self / other / other))  # PyTorch's order (the same infs and rounding)
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
                    self=lambda grad, result: -grad * result * result)
-pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent,
+pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent if exponent != -0.5 else 1 / xp.sqrt(self),  # rsqrt, as PyTorch: -0.0 gives -inf
             self=lambda grad, self, exponent: grad * mul_scalar_op(self ** (exponent - 1), other=exponent) if exponent != 0 or exponent is False else zeros_like_tensor(grad))  # PyTorch: False is not 0 here
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
                    self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** (exponent - 1))),
                    exponent=lambda grad, self, exponent, result: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log()))
-rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, xp.asarray(base, dtype=exponent.dtype), exponent),
-             exponent=lambda grad, result, base, exponent: grad * (result * math.log(base)) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
+rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, _wrap_number(xp, base, exponent.dtype), exponent),
+             exponent=lambda grad, result, base, exponent: grad * (result * (math.log(base) if base > 0 else math.nan)) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
@@ -90,7 +90,7 @@ floor_divide_op = Op("NotImplemented", lambda xp, self, other: _div_rounded(xp, 
 # tensor that does not, is a parameter here.
 floor_divide_scalar_op = Op("NotImplemented", lambda xp, self, *, other: _div_rounded(xp, self, xp.asarray(other, dtype=self.dtype), "floor"),
                             self=lambda grad: _no_derivative("floor_divide"))
-rfloor_divide_op = Op("NotImplemented", lambda xp, other, *, base: _div_rounded(xp, xp.asarray(base, dtype=other.dtype), other, "floor"),
+rfloor_divide_op = Op("NotImplemented", lambda xp, other, *, base: _div_rounded(xp, _wrap_number(xp, base, other.dtype), other, "floor"),
                       other=lambda grad: _no_derivative("floor_divide"))
 # Remainders: ``%`` takes the sign of the divisor (Python's), fmod the sign of the dividend (C's).
 remainder_op = Op("RemainderBackward1", lambda xp, self, other: _modulo(xp, self, other, xp.remainder),
@@ -99,7 +99,7 @@ remainder_op = Op("RemainderBackward1", lambda xp, self, other: _modulo(xp, self
 remainder_scalar_op = Op("RemainderBackward0", lambda xp, self, *, other: _modulo(xp, self, other, xp.remainder),
                          self=lambda grad: grad)
 # A number % a tensor has no derivative in PyTorch, like ``//``.
-rremainder_op = Op("NotImplemented", lambda xp, other, *, base: _modulo(xp, xp.asarray(base, dtype=other.dtype), other, xp.remainder),
+rremainder_op = Op("NotImplemented", lambda xp, other, *, base: _modulo(xp, _wrap_number(xp, base, other.dtype), other, xp.remainder),
                    other=lambda grad: _no_derivative("remainder"))
 fmod_op = Op("FmodBackward1", lambda xp, self, other: _modulo(xp, self, other, xp.fmod),
              self=lambda grad: grad,
@@ -168,8 +168,8 @@ clamp_max_tensor_op = Op("ClampMaxBackward1", lambda xp, self, max: xp.minimum(m
 # combined in place as PyTorch does, so bounds of other shapes fail in backward where its do.
 clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(max, xp.maximum(min, self)),
                      self=lambda grad, self, min, max: where(_inside(self, min, max), grad, 0.0),
-                     min=lambda grad, self, min, max: where((self < min).logical_and_(min < max), grad, 0.0),
-                     max=lambda grad, self, min, max: where((self > max).logical_or_(max < min), grad, 0.0))
+                     min=lambda grad, self, min, max: where(_below(self, min, max), grad, 0.0),
+                     max=lambda grad, self, min, max: where(_above(self, min, max), grad, 0.0))
 
 
 def _inside(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
@@ -180,6 +180,22 @@ def _inside(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
     if max.ndim == 0 and math.isinf(max.item()):
         return self >= min
     return (self >= min).logical_and_(self <= max)
+
+
+def _unbounded(bound: Tensor, sign: int) -> bool:
+    """Whether ``bound`` is the 0-d infinity that stands for a bound not given."""
+    return bound.ndim == 0 and bound.item() == sign * math.inf
+
+
+def _below(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
+    """Where ``min`` is the value taken; with no max, PyTorch's one-bound rule (so a min of +inf
+    still takes the gradient)."""
+    return self < min if _unbounded(max, 1) else (self < min).logical_and_(min < max)
+
+
+def _above(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
+    """Where ``max`` is the value taken (``max < min`` too); with no min, ``self > max``."""
+    return self > max if _unbounded(min, -1) else (self > max).logical_or_(max < min)
 
 
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(other, self),
@@ -298,7 +314,7 @@ sum_dim_op = Op("SumBackward1", lambda xp, self, *, dim, keepdim: _sum(xp, self,
                 self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
 mean_op = Op("MeanBackward0", lambda xp, self: xp.asarray(_mean(self, None, False), dtype=self.dtype),
              self=lambda grad, self_shape: div_scalar_op(grad.expand(self_shape), other=math.prod(self_shape)))
-mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: _mean(self, dim, keepdim),
+mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: _reduced(xp, _mean(self, dim, keepdim)),
                  self=lambda grad, self_shape, dim, keepdim: div_scalar_op(_unreduce(grad, self_shape, dim, keepdim), other=_count(self_shape, dim)))
 # PyTorch's variance and standard deviation divide by N - correction (N - 1 by default).
 var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim),
@@ -308,9 +324,9 @@ std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: xp.sqr
 # The rules name ``result`` (unused) so that it is saved, as PyTorch's nodes save it: changing a
 # product in place before backward raises there.
 prod_op = Op("ProdBackward0", lambda xp, self: _prod(xp, self, None, False),
-             self=lambda grad, self, result: _prod_backward(grad, self, None))
+             self=lambda grad, self, result: _prod_backward(grad, self, result, None))
 prod_dim_op = Op("ProdBackward1", lambda xp, self, *, dim, keepdim: _prod(xp, self, dim, keepdim),
-                 self=lambda grad, self, result, dim, keepdim: _prod_backward(_unreduce(grad, self.shape, dim, keepdim), self, dim))
+                 self=lambda grad, self, result, dim, keepdim: _prod_backward(grad, self, result, dim, keepdim))
 cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: _row_major(xp, xp.cumsum(self, axis=dim, dtype=_accumulated(self))) if self.ndim else self.astype(_accumulated(self)),
                self=lambda grad, dim: grad.flip(dim).cumsum(dim).flip(dim) if grad.ndim and grad.shape[dim] > 1 else grad)
 # PyTorch's cumprod_backward: sum_j>=k grad_j * result_j / self_k without zeros; with zeros, the
@@ -323,16 +339,16 @@ amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
              self=lambda grad, self, result: _evenly(grad, self, result))
 amin_op = Op("MinBackward1", lambda xp, self: self.min(),
              self=lambda grad, self, result: _evenly(grad, self, result))
-amax_dim_op = Op("AmaxBackward0", lambda xp, self, *, dim, keepdim: self.max(axis=dim, keepdims=keepdim),
+amax_dim_op = Op("AmaxBackward0", lambda xp, self, *, dim, keepdim: _reduced(xp, self.max(axis=dim, keepdims=keepdim)),
                  self=lambda grad, self, result, dim, keepdim: _evenly_along(grad, self, result, dim, keepdim))
-amin_dim_op = Op("AminBackward0", lambda xp, self, *, dim, keepdim: self.min(axis=dim, keepdims=keepdim),
+amin_dim_op = Op("AminBackward0", lambda xp, self, *, dim, keepdim: _reduced(xp, self.min(axis=dim, keepdims=keepdim)),
                  self=lambda grad, self, result, dim, keepdim: _evenly_along(grad, self, result, dim, keepdim))
 max_dim_op = Op("MaxBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
 min_dim_op = Op("MinBackward0", lambda xp, self, *, dim, keepdim, indices: _gather(xp, self, dim, keepdim, indices),
                 self=lambda grad, self_shape, dim, keepdim, indices: _scatter(grad, self_shape, dim, keepdim, indices))
 # nansum counts NaN as 0: its gradient is 0 there (the mask multiplies, as in PyTorch).
-nansum_op = Op("NansumBackward0", lambda xp, self, *, dim, keepdim: xp.asarray(xp.nansum(self, axis=dim, keepdims=keepdim, dtype=_accumulated(self))),
+nansum_op = Op("NansumBackward0", lambda xp, self, *, dim, keepdim: _reduced(xp, xp.nansum(self, axis=dim, keepdims=keepdim, dtype=_accumulated(self))),
                self=lambda grad, self, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * self.isnan().logical_not())
 # The median of all elements shares its gradient among the elements equal to it (as amax);
 # along a dim it goes to the element the index picked (as max).
@@ -352,7 +368,7 @@ mode_op = Op("ModeBackward0", kthvalue_op.forward, **kthvalue_op.rules)
 cummax_op = Op("CummaxBackward0", lambda xp, self, *, dim, indices: _gather_at(xp, self, dim, indices),
                self=lambda grad, self, dim, indices: scatter_add_op(zeros_like_tensor(self), grad, dim=dim, index=indices))
 cummin_op = Op("CumminBackward0", cummax_op.forward, **cummax_op.rules)
-logcumsumexp_op = Op("LogcumsumexpBackward0", lambda xp, self, *, dim: _scan(xp, xp.logaddexp, self, dim) if self.ndim else self.copy(),
+logcumsumexp_op = Op("LogcumsumexpBackward0", lambda xp, self, *, dim: _row_major(xp, _scan(xp, xp.logaddexp, self, dim)) if self.ndim else self.copy(),
                      self=lambda grad, self, result, dim: _logcumsumexp_backward(grad, self, result, dim))
 norm_op = Op("LinalgVectorNormBackward0", lambda xp, self, *, p, dim, keepdim: _norm(xp, self, p, dim, keepdim),
              self=lambda grad, self, result, p, dim, keepdim: _norm_backward(grad, self, result, p, dim, keepdim))
@@ -627,6 +643,15 @@ def _sigmoid(xp, a):
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
 
 
+def _wrap_number(xp, value, dtype):
+    """A Python number as a 0-d array of ``dtype``; an int out of its range wraps, as PyTorch's
+    cast does (``300 ** uint8`` computes with 44), where NumPy raises."""
+    try:
+        return xp.asarray(value, dtype=dtype)
+    except OverflowError:
+        return xp.asarray(value).astype(dtype)
+
+
 def _power(xp, base, exponent):
     """``base ** exponent``; an integer to a negative integer power as in C, as PyTorch does:
     1 for 1, -1 or 1 for -1 (odd or even power), else 0 (NumPy refuses)."""
@@ -667,7 +692,9 @@ def _logit(xp, a, eps):
     if eps is not None and eps >= 0:  # a negative eps is no eps, as in PyTorch
         lo, hi = xp.asarray(eps, dtype=a.dtype), xp.asarray(1 - eps, dtype=a.dtype)
         a = xp.where(a < lo, lo, xp.where(a > hi, hi, a))  # PyTorch's order (eps > 0.5 included); NaN stays
-    return xp.log(a / (1 - a))
+    ratio = a / (1 - a)
+    # NumPy's log of a negative number is a NaN with its sign bit set; PyTorch's is +nan
+    return xp.where(ratio < 0, xp.asarray(math.nan, dtype=ratio.dtype), xp.log(ratio))
 
 
 def _sinc(xp, a):
@@ -689,29 +716,36 @@ def _accumulated(a):
     return a.dtype if a.dtype.kind == "f" else "int64"
 
 
+def _reduced(xp, out):
+    """A reduction's result as an array laid out row-major, as PyTorch lays out every reduction's
+    result (NumPy's follows a permuted or expanded input's layout); a NumPy scalar becomes 0-d."""
+    out = xp.asarray(out)
+    return out if out.flags.c_contiguous else xp.ascontiguousarray(out)
+
+
 def _sum(xp, a, dim, keepdim):
-    return xp.asarray(a.sum(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
+    return _reduced(xp, a.sum(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
 
 
 def _prod(xp, a, dim, keepdim):
-    return xp.asarray(a.prod(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
+    return _reduced(xp, a.prod(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
 
 
 def _var(xp, a, dim, correction, keepdim):
     """Written out rather than NumPy's var: N - correction <= 0 gives inf or nan without NumPy's
     warning (the public function warns as PyTorch does)."""
     squares = ((a - _mean(a, dim, True)) ** 2).sum(axis=dim, keepdims=keepdim)
-    return xp.asarray(squares / builtins.max(0, _count(a.shape, dim) - correction), dtype=a.dtype)
+    return _reduced(xp, xp.asarray(squares / builtins.max(0, _count(a.shape, dim) - correction), dtype=a.dtype))
 
 
 def _logsumexp(xp, a, dim, keepdim):
     """log(sum(exp(a))) along ``dim`` without overflow: the maximum is taken out first."""
     if not a.size:
-        return xp.log(xp.exp(a).sum(axis=dim, keepdims=keepdim))
+        return _reduced(xp, xp.log(xp.exp(a).sum(axis=dim, keepdims=keepdim)))
     top = a.max(axis=dim, keepdims=True)
     top = xp.where(xp.isfinite(top), top, 0)  # all -inf (or an inf): nothing to take out
     out = xp.log(xp.exp(a - top).sum(axis=dim, keepdims=True)) + top
-    return out if keepdim else xp.squeeze(out, dim)
+    return _reduced(xp, out if keepdim else xp.squeeze(out, dim))
 
 
 def _gather(xp, a, dim, keepdim, indices):
@@ -728,9 +762,9 @@ def _median_indices(xp, a, dim, ignore_nan):
     nan = xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
     if ignore_nan:
         count = a.shape[dim] - nan.sum(axis=dim, keepdims=True)
-        return xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim)
+        return _reduced(xp, xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim))
     middle = xp.take(order, (a.shape[dim] - 1) // 2, axis=dim)
-    return xp.where(nan.any(axis=dim), nan.argmax(axis=dim), middle)
+    return _reduced(xp, xp.where(nan.any(axis=dim), nan.argmax(axis=dim), middle))
 
 
 def _scan(xp, ufunc, a, axis):
@@ -808,7 +842,17 @@ def _quickselect(values: list, k: int) -> int:
 def _mode_indices(xp, a, dim):
     """Where the mode of ``a`` along ``dim`` is: the most frequent value (the smallest of equally
     frequent ones), at its last place (PyTorch's CPU kernel: runs of a sorted copy; NaN never equals
-    itself, so each NaN is a run of one)."""
+    itself, so each NaN is a run of one). That copy is sorted by C++'s std::sort, which is not
+    stable past 16 elements and leaves NaN where its comparisons put them: such rows are sorted
+    as it sorts them (:func:`_std_sort_order`), the others by a stable sort, which is the same."""
+    if a.shape[dim] > _INSERTION_SORT_MAX or (a.dtype.kind == "f" and xp.isnan(a).any()):
+        rows = backend.to_numpy(xp.moveaxis(a, dim, -1))
+        found = backend.numpy.empty(rows.shape[:-1], dtype="int64")
+        for at in backend.numpy.ndindex(*rows.shape[:-1]):
+            row = rows[at].tolist()
+            order = _std_sort_order(row)
+            found[at] = _last_of_longest_run([row[k] for k in order], order)
+        return xp.asarray(found)
     order = xp.moveaxis(xp.argsort(a, axis=dim, kind="stable"), dim, -1)
     values = xp.take_along_axis(xp.moveaxis(a, dim, -1), order, -1)
     n = values.shape[-1]
@@ -821,6 +865,112 @@ def _mode_indices(xp, a, dim):
     counts = xp.where(ends, positions - run_start + 1, 0)
     best = xp.expand_dims(counts.argmax(axis=-1), -1)  # the first of the longest runs: the smallest value
     return xp.take_along_axis(order, best, -1).squeeze(-1)
+
+
+_INSERTION_SORT_MAX = 16  # libstdc++'s std::sort is an insertion sort (stable) up to 16 elements
+
+
+def _last_of_longest_run(values: list, order: list) -> int:
+    """PyTorch's CPU mode kernel on a sorted row: the place of the last element of the first
+    longest run of equal values (``!=`` ends a run, so each NaN is one of its own)."""
+    best = count = 0
+    found = order[0]
+    for i, value in enumerate(values):
+        count += 1
+        if i == len(values) - 1 or value != values[i + 1]:
+            if count > best:
+                best, found = count, order[i]
+            count = 0
+    return found
+
+
+def _std_sort_order(values: list) -> list:
+    """The order in which libstdc++'s ``std::sort`` (introsort: median-of-three quicksort down to
+    runs of 16, heapsort past a depth of 2 log2 n, then insertion sort) leaves ``values`` when
+    comparing them with ``<``, as PyTorch's mode kernel sorts (value, index) pairs. It differs
+    from a stable sort in the order of equal values, and with NaN, which compares False."""
+    v, idx = list(values), list(range(len(values)))
+    less = lambda i, j: v[i] < v[j]  # noqa: E731
+
+    def swap(i, j):
+        v[i], v[j], idx[i], idx[j] = v[j], v[i], idx[j], idx[i]
+
+    def linear_insert(i):  # __unguarded_linear_insert
+        value, index = v[i], idx[i]
+        while i and value < v[i - 1]:  # (the bound C++ leaves out, where NaN could run past it)
+            v[i], idx[i] = v[i - 1], idx[i - 1]
+            i -= 1
+        v[i], idx[i] = value, index
+
+    def insertion_sort(first, last):
+        for i in range(first + 1, last):
+            if v[i] < v[first]:
+                value, index = v[i], idx[i]
+                v[first + 1 : i + 1], idx[first + 1 : i + 1] = v[first:i], idx[first:i]
+                v[first], idx[first] = value, index
+            else:
+                linear_insert(i)
+
+    def adjust_heap(first, hole, length, value, index):
+        top = second = hole
+        while second < (length - 1) // 2:
+            second = 2 * (second + 1)
+            if less(first + second, first + second - 1):
+                second -= 1
+            v[first + hole], idx[first + hole] = v[first + second], idx[first + second]
+            hole = second
+        if length % 2 == 0 and second == (length - 2) // 2:
+            second = 2 * (second + 1)
+            v[first + hole], idx[first + hole] = v[first + second - 1], idx[first + second - 1]
+            hole = second - 1
+        parent = (hole - 1) // 2
+        while hole > top and v[first + parent] < value:
+            v[first + hole], idx[first + hole] = v[first + parent], idx[first + parent]
+            hole, parent = parent, (parent - 1) // 2
+        v[first + hole], idx[first + hole] = value, index
+
+    def heap_sort(first, last):
+        length = last - first
+        for parent in range((length - 2) // 2, -1, -1) if length >= 2 else ():
+            adjust_heap(first, parent, length, v[first + parent], idx[first + parent])
+        while last - first > 1:
+            last -= 1
+            value, index = v[last], idx[last]
+            v[last], idx[last] = v[first], idx[first]
+            adjust_heap(first, 0, last - first, value, index)
+
+    def introsort(first, last, depth):
+        while last - first > _INSERTION_SORT_MAX:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            a, b, c = first + 1, first + (last - first) // 2, last - 1  # the median of three to first
+            if less(a, b):
+                swap(first, b if less(b, c) else c if less(a, c) else a)
+            else:
+                swap(first, a if less(a, c) else c if less(b, c) else b)
+            lo, hi = first + 1, last
+            while True:  # __unguarded_partition around v[first]
+                while lo < last - 1 and less(lo, first):
+                    lo += 1
+                hi -= 1
+                while hi > first and less(first, hi):
+                    hi -= 1
+                if lo >= hi:
+                    break
+                swap(lo, hi)
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
+
+    n = len(v)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        insertion_sort(0, builtins.min(n, _INSERTION_SORT_MAX))
+        for i in range(_INSERTION_SORT_MAX, n):
+            linear_insert(i)
+    return idx
 
 
 def _scaled_sum(self, product, beta, alpha):
@@ -854,7 +1004,7 @@ def _norm(xp, a, p, dim, keepdim):
         out = absolute.sum(axis=dim, keepdims=keepdim)
     else:
         out = (absolute**p).sum(axis=dim, keepdims=keepdim) ** (1.0 / p)
-    return xp.asarray(out, dtype=a.dtype)
+    return _reduced(xp, xp.asarray(out, dtype=a.dtype))
 
 
 def _threshold_backward(xp, grad_output, self, threshold):
@@ -1265,21 +1415,44 @@ def _evenly_along(grad, self, result, dim, keepdim):
 def _var_backward(grad, self, dim, correction, keepdim):
     """PyTorch's ``2 / (N - correction) * grad * (self - mean)``; broadcasting spreads ``grad``
     (PyTorch unsqueezes it only for a ``dim`` given and inputs of more than one dim)."""
-    freedom = _count(self.shape, dim) - correction
-    if dim is None:
-        return mul_scalar_op(grad, other=2.0 / freedom if freedom > 0 else math.inf) * (self - self.mean())
+    if dim is None or self.ndim == 0:
+        freedom = self.numel() - correction
+        if freedom <= 0:  # 2 / 0 (or less) is inf: inf * 0 is nan where self is its mean
+            return grad * where(self == self.mean(), math.nan, math.inf)
+        return mul_scalar_op(grad, other=2.0 / freedom) * (self - self.mean())
+    freedom = _count(self.shape, dim) - correction  # with dim, 2 / (N - correction) even when negative
     grad = _unsqueeze_reduced(grad, self.ndim, dim, keepdim or self.ndim <= 1)
-    return mul_scalar_op(grad, other=2.0 / freedom if freedom > 0 else math.inf) * (self - self.mean(dim, keepdim=True))
+    return mul_scalar_op(grad, other=2.0 / freedom if freedom else math.inf) * (self - self.mean(dim, keepdim=True))
 
 
-def _prod_backward(grad, self, dim):
-    """The product of the other elements: result / self without zeros; with one zero, the
-    product of the rest at the zero and 0 elsewhere; 0 everywhere with more (PyTorch's rule)."""
+def _prod_backward(grad, self, result, dim, keepdim=False):
+    """The product of the other elements, PyTorch's rule: the gradient itself for a 0-d input;
+    result / self where ``self`` has no zero; else the products before and after each element,
+    by running products (0 everywhere, for all elements, when two zeros and no graph is made)."""
+    if self.ndim == 0:
+        return grad
+    if dim is not None and not keepdim:
+        grad, result = grad.unsqueeze(dim), result.unsqueeze(dim)
     zero = self == 0
-    others = where(zero, 1.0, self)
-    product = others.prod() if dim is None else others.prod(dim, keepdim=True)
-    zeros = zero.sum() if dim is None else zero.sum(dim, keepdim=True)
-    return grad * where(zero, where(zeros == 1, product, 0.0), where(zeros == 0, product / others, 0.0))
+    if not zero.any().item():
+        return grad * (result / self)
+    if dim is None:
+        if not is_grad_enabled() and zero.sum().item() > 1:
+            return zeros_like_tensor(self)
+        return (grad * _exclusive_products(self.reshape(-1), 0)).view_as(self)
+    return grad * _exclusive_products(self, dim)
+
+
+def _exclusive_products(self, dim):
+    """Each element's product of the others along ``dim``: the running product before it times
+    the one after it (no division, so right with zeros), PyTorch's prod_safe_zeros_backward."""
+    if self.numel() == 0:
+        return self
+    n = self.shape[dim]
+    ones = ones_like_tensor(self.narrow(dim, 0, 1))
+    before = cat([ones, self.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = cat([ones, self.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return before * after
 
 
 def _cumprod_backward(grad, self, result, dim):
@@ -1580,6 +1753,8 @@ def _check_subtraction(input, other) -> None:
 
 
 def _check_alpha(input, other, alpha) -> None:
+    if type(alpha) is bool and _operand_dtype((input, other)) is not dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if type(alpha) is float and not _operand_dtype((input, other)).is_floating_point:
         raise RuntimeError(
             "For integral input tensors, argument alpha must not be a floating point number. "
@@ -1622,8 +1797,8 @@ def div(input, other, *, rounding_mode: str | None = _NOT_GIVEN) -> Tensor:
     >>> torch.div(x, 2), torch.div(x, 2, rounding_mode=None)
     (tensor([1.5000], grad_fn=<DivBackward0>), tensor([1.5000], grad_fn=<DivBackward2>))
     """
-    if not isinstance(input, Tensor):
-        return reciprocal(other) * input
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        _check_tensor(other, "div")
     if rounding_mode is None:
         return _binary(div_none_op, input, other, float_result=True, rounding_mode=None)
     if rounding_mode is not _NOT_GIVEN:
@@ -1708,6 +1883,8 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     dtype = _operand_dtype((input, exponent))
     if not dtype.is_floating_point and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if not dtype.is_floating_point:
+        _check_fits(exponent, dtype)
     return pow_op(input, exponent=exponent, dtype=dtype)
 
 
@@ -2190,6 +2367,9 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
     dtype = _operand_dtype([v for v in (input, min, max) if v is not None])  # an int tensor with 1.5 is float
+    for bound in (min, max):
+        if bound is not None:
+            _check_fits(bound, dtype)
     return clamp_op(input, min=min, max=max, dtype=dtype if dtype is not input.dtype else None)
 
 
@@ -2211,6 +2391,7 @@ def _clamp_one(input: Tensor, bound, number_op: Op, tensor_op: Op, name: str) ->
     if isinstance(bound, Tensor):
         broadcast_shapes(input.shape, bound.shape)
         return tensor_op(input, bound, dtype=dtype)
+    _check_fits(bound, dtype)
     return number_op(input, dtype=dtype if dtype is not input.dtype else None, **{name: bound})
 
 
@@ -2241,6 +2422,34 @@ _CPP_NAMES = {dtypes.float32: "float", dtypes.float64: "double", dtypes.float16:
               dtypes.int32: "int", dtypes.int16: "short int", dtypes.int8: "signed char", dtypes.uint8: "unsigned char"}
 
 
+# The C++ type of each dtype in PyTorch's "value cannot be converted" message.
+_LIMIT_NAMES = {dtypes.int8: "int8_t", dtypes.int16: "int16_t", dtypes.int32: "int", dtypes.int64: "int64_t",
+                dtypes.uint8: "uint8_t", dtypes.float16: "c10::Half", dtypes.float32: "float"}
+
+
+def _check_fits(value, dtype) -> None:
+    """Raise PyTorch's error when the number ``value`` has no value of ``dtype`` (inf, nan or an
+    out-of-range number into integers; a finite number past a float's range; an imaginary part
+    into a real dtype), where NumPy's cast would store garbage. A negative int wraps into uint8,
+    as in PyTorch (``-1`` is 255)."""
+    name = _LIMIT_NAMES.get(dtype)
+    if name is None or type(value) is bool or not isinstance(value, (int, float, complex)):
+        return
+    if isinstance(value, complex):
+        fits = value.imag == 0 and value.real == value.real
+        value = value.real
+    else:
+        fits = True
+    if dtype.is_floating_point:
+        fits = fits and (math.isinf(value) or value != value or builtins.abs(value) <= float(backend.numpy.finfo(dtype.array_name).max))
+    else:
+        info = backend.numpy.iinfo(dtype.array_name)
+        low = -info.max if dtype is dtypes.uint8 and isinstance(value, int) else info.min
+        fits = fits and low <= value <= info.max  # False for nan
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     """``input`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True."""
     if not isinstance(mask, Tensor) or mask.dtype is not dtypes.bool:
@@ -2252,6 +2461,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     broadcast_shapes(input.shape, mask.shape)
     device, (input, mask) = _one_device("masked_fill", input, mask)
     if not isinstance(value, Tensor):
+        _check_fits(value, input.dtype)
         return masked_fill_op(input, mask=_kept(mask, input), value=value)
     if value.ndim:
         raise RuntimeError(
@@ -2315,7 +2525,7 @@ def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: boo
 
 def _spread_and_mean(xp, a, *, dim, correction, keepdim, std):
     spread = _var(xp, a, dim, correction, keepdim)
-    return xp.sqrt(spread) if std else spread, xp.asarray(_mean(a, dim, keepdim), dtype=a.dtype)
+    return xp.sqrt(spread) if std else spread, _reduced(xp, xp.asarray(_mean(a, dim, keepdim), dtype=a.dtype))
 
 
 def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
@@ -2443,7 +2653,7 @@ def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False):
     dims = _dims(dim, input.ndim)
     if dim is not None and input.ndim and input.shape[dims[0]] == 0:
         raise IndexError(f"aminmax: Expected reduction dim {dims[0]} to have non-zero size.")
-    forward = lambda xp, a, *, dim, keepdim: (a.min(axis=dim, keepdims=keepdim), a.max(axis=dim, keepdims=keepdim))  # noqa: E731
+    forward = lambda xp, a, *, dim, keepdim: (_reduced(xp, a.min(axis=dim, keepdims=keepdim)), _reduced(xp, a.max(axis=dim, keepdims=keepdim)))  # noqa: E731
     return return_types_aminmax(*AminmaxBackward0.record((input,), forward, {"dim": dims, "keepdim": keepdim}, 2))
 
 
@@ -2543,6 +2753,8 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     dim = _wrap_dim(dim, input.ndim)
     if not 0 <= k <= (input.shape[dim] if input.ndim else 1):
         raise RuntimeError("selected index k out of range")
+    if input.dtype is dtypes.bool:
+        raise RuntimeError(f"topk does not support bool dtypes on {input.device.type.upper()}")
     order = _sorting_indices(input, dim, largest)
     indices = order[(slice(None),) * dim + (slice(0, k),)] if input.ndim else order
     values = topk_op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
@@ -2556,10 +2768,16 @@ def _sorting_indices(input: Tensor, dim: int, descending: bool):
     if not a.ndim:
         return xp.zeros((), dtype="int64")
     with backend.on(input.device):
-        if descending:  # sort the negated values (NaN made the smallest), keeping ties in order
-            a = a.astype("int64") if a.dtype.kind in "bu" else a
-            a = xp.where(xp.isnan(a), -xp.inf, -a) if a.dtype.kind == "f" else -a
-        return xp.argsort(a, axis=dim, kind="stable").astype("int64", copy=False)
+        if not descending:
+            return xp.argsort(a, axis=dim, kind="stable").astype("int64", copy=False)
+        # sort the negated values, keeping ties in order (~x = -x - 1 for integers: no overflow)
+        if a.dtype.kind != "f":
+            return xp.argsort(~a.astype("int64") if a.dtype.kind in "bu" else ~a, axis=dim, kind="stable")
+        nan = xp.isnan(a)
+        order = xp.argsort(xp.where(nan, -xp.inf, -a), axis=dim, kind="stable")
+        if nan.any():  # NaN ahead of +inf (both -inf above): a second stable sort, NaN first
+            order = xp.take_along_axis(order, xp.argsort(~xp.take_along_axis(nan, order, dim), axis=dim, kind="stable"), dim)
+        return order.astype("int64", copy=False)
 
 
 def _repeat(input: Tensor, *sizes) -> Tensor:
@@ -2764,12 +2982,28 @@ def _softmax_dim(x: Tensor, dim: int, name: str) -> int:
     return dim
 
 
+_BOOL_ARRAY = backend.numpy.dtype(bool)
+# The kernel each product names when it refuses bool tensors (PyTorch has no bool products).
+_PRODUCT_KERNELS = {"mm": "addmm_impl_cpu_", "mv": "addmv_impl_cpu", "dot": "dot", "bmm": "bmm",
+                    "baddbmm": "baddbmm", "addbmm": "addmm_impl_cpu_", "addmm": "addmm_impl_cpu_"}
+
+
 def _check_matmul_dtype(a: Tensor, b: Tensor, name: str) -> None:
     if a._data.dtype != b._data.dtype:  # (the arrays' dtypes: quicker to compare, every step)
+        if name == "dot":
+            raise RuntimeError(
+                f"dot : expected both vectors to have same dtype, but found {a.dtype._legacy_name} and {b.dtype._legacy_name}"
+            )
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_CPP_NAMES.get(a.dtype, a.dtype)} != "
             f"{_CPP_NAMES.get(b.dtype, b.dtype)} (in {name}); convert one of them with .to(dtype)"
         )
+    if a._data.dtype is _BOOL_ARRAY:
+        _no_bool_product(name)
+
+
+def _no_bool_product(name: str) -> None:
+    raise NotImplementedError(f"\"{_PRODUCT_KERNELS[name]}\" not implemented for 'Bool'")
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -2791,6 +3025,8 @@ def _check_product(mat1: Tensor, mat2: Tensor) -> tuple[int, int]:
 
 def mv(input: Tensor, vec: Tensor) -> Tensor:
     """Matrix (2-D) times vector (1-D)."""
+    if input.ndim == 0:  # PyTorch reads its size first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}-D matrix and {vec.ndim}-D vector")
     if input.shape[1] != vec.shape[0]:
@@ -2895,6 +3131,8 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         )
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {mat2.dtype._legacy_name}")
+    if input.dtype is dtypes.bool:
+        _no_bool_product("bmm")
     return bmm_op(input, mat2)
 
 
@@ -2919,10 +3157,10 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha:
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         broadcast_shapes(input._data.shape, out_shape)
+    if input._data.dtype is _BOOL_ARRAY:
+        raise NotImplementedError(f"\"addmm_impl_{input.device.type}_\" not implemented for 'Bool'")
     if beta == 1 and alpha == 1:  # nn.Linear's hot path: no scaling to record
         return addmm_op(input, mat1, mat2)
-    if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"addmm_impl_{input.device.type}_\" not implemented for 'Bool'")
     return addmm_scaled_op(input, mat1, mat2, **_coefficients(input, beta, alpha))
 
 
@@ -2978,6 +3216,8 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, 
                 f"batch2: {_cpp_name(batch2.dtype)}"
             )
         raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name} but found {batch2.dtype._legacy_name}")
+    if input.dtype is dtypes.bool:
+        _no_bool_product("baddbmm")
     return baddbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
 
 
@@ -2997,6 +3237,8 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, a
             raise RuntimeError(
                 f"self and mat2 must have the same dtype, but got {other.dtype._legacy_name} and {batch2.dtype._legacy_name}"
             )
+    if input.dtype is dtypes.bool:
+        _no_bool_product("addbmm")
     return addbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
 
 
@@ -3934,6 +4176,7 @@ def index(input: Tensor, key) -> Tensor:
         basic, advanced = _split_index(key, input.ndim)
         _check_index_shapes(advanced)
         viewed = _take_views(input, basic, bare_slice=False)
+        _check_masks(advanced, viewed.shape)
         try:
             return index_op(viewed, key=advanced)
         except IndexError as exc:
@@ -3950,26 +4193,24 @@ def _take_views(input: Tensor, key: tuple, bare_slice: bool) -> Tensor:
     """The select/slice/unsqueeze chain of a basic key; ``input`` itself when it takes no view.
     As in PyTorch, a slice over a whole dimension takes none inside a tuple (``x[:, 0:n]``),
     but ``x[a:b]`` alone always slices."""
-    if key.count(Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     used = builtins.sum(1 for k in key if k is not None and k is not Ellipsis)
     if used > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (input.ndim - used) + key[i + 1 :]
     out, dim = input, 0
     for k in key:
-        if k is None:
+        if k is Ellipsis:  # each one skips the dims the others leave (PyTorch allows several)
+            dim += input.ndim - used
+        elif k is None:
             out, dim = unsqueeze(out, dim), dim + 1
         elif isinstance(k, int):
-            size = out.shape[dim]
+            size = out.shape[dim] if dim < out.ndim else 0  # past the end after two ellipses: PyTorch's words
             if not -size <= k < size:
                 raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
             out = select_op(out, key=(slice(None),) * dim + (k % size,))
         else:
             if k.step is not None and k.step <= 0:
                 raise ValueError("step must be greater than zero")
+            _wrap_dim(dim, out.ndim)
             whole = k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= out.shape[dim])
             if bare_slice or not whole:
                 out = slice_op(out, key=(slice(None),) * dim + (k,))
@@ -3982,8 +4223,6 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
     slices where the arrays are) and the arrays' key for the view it takes. (NumPy instead
     counts ints as arrays: ``x[0, :, idx]`` would put idx's dimension first.)"""
     used = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else k is not None and k is not Ellipsis for k in key)
-    if builtins.sum(k is Ellipsis for k in key) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     if used > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     basic, advanced = [], []
@@ -4002,7 +4241,32 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
         else:  # an array: a bool mask stands for as many dimensions as it has
             basic += [slice(None)] * (k.ndim if k.dtype == bool else 1)
             advanced.append(k)
+    whole = slice(None)
+    while basic and isinstance(basic[-1], slice) and basic[-1] == whole:  # no-ops (past the end with several ellipses)
+        basic.pop()
+    while advanced and isinstance(advanced[-1], slice) and advanced[-1] == whole:
+        advanced.pop()
+    got = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else 1 for k in advanced)
+    view_ndim = ndim + builtins.sum(k is None for k in basic) - builtins.sum(isinstance(k, int) for k in basic)
+    if got > view_ndim:  # an index past the end after several ellipses
+        raise IndexError(f"too many indices for tensor of dimension {view_ndim} (got {got})")
     return tuple(basic), tuple(advanced)
+
+
+def _check_masks(key: tuple, shape: tuple) -> None:
+    """PyTorch's error for a bool mask whose shape is not that of the dims it indexes."""
+    dim = 0
+    for k in key:
+        if backend.is_array(k) and k.dtype == bool:
+            for j, n in enumerate(k.shape):
+                if dim + j < len(shape) and n != shape[dim + j]:
+                    raise IndexError(
+                        f"The shape of the mask {list(k.shape)} at index {j} does not match the shape of "
+                        f"the indexed tensor {list(shape)} at index {dim + j}"
+                    )
+            dim += k.ndim
+        else:
+            dim += 1
 
 
 def _in_bounds(key: tuple, shape: tuple) -> tuple | None:
@@ -4208,7 +4472,10 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         )
     size = input.shape[dim]
     along = lambda shape, n: tuple(shape[:dim]) + (n,) + tuple(shape[dim + 1 :])  # noqa: E731
-    indices = indices.remainder(size).broadcast_to(broadcast_shapes(along(input.shape, indices.shape[dim]), indices.shape))
+    shape = broadcast_shapes(along(input.shape, indices.shape[dim]), indices.shape)
+    if math.prod(shape):  # nothing to take: no remainder by an empty dim's 0 (PyTorch's empty result)
+        indices = indices.remainder(size)
+    indices = indices.broadcast_to(shape)
     input = input.broadcast_to(broadcast_shapes(along(indices.shape, size), input.shape))
     return gather(input, dim, indices)
 
@@ -4232,6 +4499,7 @@ def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, red
     if not isinstance(src, Number):
         raise TypeError(f"scatter(): argument 'src' must be Tensor or a number, not {type(src).__name__}")
     dim = _check_index_along("scatter", input, dim, index)
+    _check_fits(src, input.dtype)
     _, (input, index) = _one_device("scatter", input, index)
     return scatter_value_op(input, dim=dim, index=_kept(index, input), value=src)
 
@@ -4407,7 +4675,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     xp, a = backend.xp(input.device), input._data
     with backend.on(input.device):
         if as_tuple:  # a 0-d tensor counts as a vector of one element here, as in PyTorch
-            return tuple(Tensor._make(i.astype("int64", copy=False)) for i in xp.nonzero(a.reshape(-1) if not a.ndim else a))
+            # each a contiguous vector, as PyTorch's (columns of a column-major (n, ndim) result)
+            return tuple(Tensor._make(_row_major(xp, i.astype("int64", copy=False))) for i in xp.nonzero(a.reshape(-1) if not a.ndim else a))
         return Tensor._make(xp.argwhere(a).astype("int64", copy=False))
 
 
@@ -4425,7 +4694,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
     """
     axis = None if dim is None else _dims(_all_if_empty(dim), input.ndim)
     with backend.on(input.device):
-        return Tensor._make(backend.xp(input.device).asarray((input._data != 0).sum(axis=axis, dtype="int64")))
+        return Tensor._make(_reduced(backend.xp(input.device), (input._data != 0).sum(axis=axis, dtype="int64")))
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
@@ -4469,6 +4738,7 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     size = input.shape[dim] if input.ndim else 1
     at = _places_along(index, size, dim, negative=True)
     if not isinstance(value, Tensor):
+        _check_fits(value, input.dtype)
         return index_fill_op(input, dim=dim, index=at, value=value)
     if value.ndim:
         raise RuntimeError(
@@ -5547,26 +5817,38 @@ def _compare(name: str, a, b) -> Tensor:
 
 
 def eq(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("eq", input, other)
     return _compare("equal", input, other)
 
 
 def ne(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("ne", input, other)
     return _compare("not_equal", input, other)
 
 
 def lt(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("lt", input, other)
     return _compare("less", input, other)
 
 
 def le(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("le", input, other)
     return _compare("less_equal", input, other)
 
 
 def gt(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("gt", input, other)
     return _compare("greater", input, other)
 
 
 def ge(input, other) -> Tensor:
+    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
+        raise _invalid_arguments("ge", input, other)
     return _compare("greater_equal", input, other)
 
 
@@ -5635,10 +5917,11 @@ def _logical_reduction(input: Tensor, dim, keepdim: bool, name: str) -> Tensor:
         out = getattr(input._data.astype(bool), name)(axis=axis, keepdims=keepdim)
         if input._data.dtype == backend.array_dtype(dtypes.uint8):
             out = out.astype(input._data.dtype)
-        return Tensor._make(out)  # _make turns a NumPy scalar into a 0-d array
+        return Tensor._make(_reduced(backend.xp(input.device), out))
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    _check_close("allclose", input, other)
     device, (input, other) = _one_device("allclose", input, other)
     with backend.on(device):
         return bool(backend.xp(device).allclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
@@ -5649,12 +5932,18 @@ def equal(input: Tensor, other: Tensor) -> bool:
 
 
 def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
-    _check_tensors("isclose", ("input", input), ("other", other))
-    if input.dtype is not other.dtype:
-        raise RuntimeError(f"{input.dtype._legacy_name} did not match {other.dtype._legacy_name}")
+    _check_close("isclose", input, other)
     device, (input, other) = _one_device("isclose", input, other)
     with backend.on(device):
         return Tensor._make(backend.xp(device).isclose(input._data, other._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def _check_close(name: str, input, other) -> None:
+    """PyTorch's checks of isclose and allclose: two tensors of one dtype that broadcast."""
+    _check_tensors(name, ("input", input), ("other", other))
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype._legacy_name} did not match {other.dtype._legacy_name}")
+    broadcast_shapes(input.shape, other.shape)
 
 
 def _elementwise_nograd(name: str):
@@ -5683,9 +5972,17 @@ def ceil(input: Tensor) -> Tensor:
     return ceil_op(input)
 
 
-def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
-    _no_bool_kernel(input, "round_vml_cpu")
-    return round_op(input) if decimals == 0 else round_decimals_op(input, decimals=decimals)
+def round(input: Tensor, *, decimals: int = _NOT_GIVEN) -> Tensor:  # noqa: A001
+    """To the nearest integer (half to even), or to ``decimals`` places. As in PyTorch, integer
+    tensors are rounded only without ``decimals`` (given, even 0, it is the other overload,
+    ``RoundBackward1``, which has no integer kernel)."""
+    if decimals is _NOT_GIVEN:
+        _no_bool_kernel(input, "round_vml_cpu")
+        return round_op(input)
+    if not input.dtype.is_floating_point:
+        kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+    return round_decimals_op(input, decimals=decimals)
 
 
 def trunc(input: Tensor) -> Tensor:
@@ -6689,6 +6986,8 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of elements, "
             f"but got {n} and {m} elements respectively"
         )
+    if input.dtype is dtypes.bool:
+        _no_bool_product("dot")
     return vdot_op(input, other)
 
 
@@ -7998,7 +8297,7 @@ def _angle(xp, a):
 
 
 def _angle_backward(grad: Tensor, self: Tensor) -> Tensor:
-    return grad * 0  # a step function: 0 everywhere (nan kept, as PyTorch's at::zeros_like would not)
+    return zeros_like_tensor(grad)  # a step function: exact zeros (even for a nan or inf grad), as PyTorch's
 
 
 def angle(input: Tensor) -> Tensor:

@@ -679,12 +679,7 @@ class Tensor:
 
     # ------------------------------------------------------------------ in-place machinery
     def _check_inplace(self) -> None:
-        if self._inference and not _grad_mode.inference:
-            raise RuntimeError(
-                "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
-                "clone to get a normal tensor before doing inplace update.See "
-                "https://github.com/pytorch/rfcs/pull/17 for more details."
-            )
+        self._check_inference()
         if self.grad_fn is None and self._requires_grad and is_grad_enabled():  # a leaf (not a no_grad view)
             if self._base is not None:  # made a leaf by requires_grad_(): PyTorch names it a view first
                 self._check_inplace_on_view()
@@ -694,12 +689,21 @@ class Tensor:
                 "out-of-place operation (w = w - ...) if you mean to build a new tensor."
             )
 
+    def _check_inference(self) -> None:
+        if self._inference and not _grad_mode.inference:
+            raise RuntimeError(
+                "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+                "clone to get a normal tensor before doing inplace update.See "
+                "https://github.com/pytorch/rfcs/pull/17 for more details."
+            )
+
     def _apply_inplace(
         self,
         compute: Callable[[Tensor], Tensor],
         operands: tuple = (),
         reads_operands: builtins.bool = True,
         fills: builtins.bool = False,
+        differentiable: builtins.bool = True,
     ) -> Tensor:
         """Replace this tensor's values by ``compute(self)`` in place.
 
@@ -713,8 +717,14 @@ class Tensor:
         so none may partly overlap this tensor in memory. ``fills``: every element gets one number
         (fill_, zero_), which PyTorch allows on an ``expand``ed tensor; other ops refuse one, after
         the leaf and view checks (PyTorch's autograd layer checks before its kernels do).
+        ``differentiable=False``: an op with no derivative at all (logical_and_, ...), which PyTorch
+        lets change even a leaf that requires grad; nothing is recorded.
         """
-        record = self._check_writable(operands)
+        if differentiable:
+            record = self._check_writable(operands)
+        else:
+            self._check_inference()
+            record = False
         if not fills and backend.overlaps_itself(self._data):
             raise RuntimeError(_SELF_OVERLAP_MESSAGE)
         if reads_operands:
@@ -852,10 +862,10 @@ class Tensor:
         return self._apply_inplace(lambda s: F.clamp_max(s, max), (max,))
 
     def logical_and_(self, other) -> Tensor:
-        return self._apply_inplace(lambda s: F.logical_and(s, other), (other,))
+        return self._apply_inplace(lambda s: F.logical_and(s, other), (other,), differentiable=False)
 
     def logical_or_(self, other) -> Tensor:
-        return self._apply_inplace(lambda s: F.logical_or(s, other), (other,))
+        return self._apply_inplace(lambda s: F.logical_or(s, other), (other,), differentiable=False)
 
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
         shape = F.broadcast_shapes(self.shape, mask.shape)
@@ -964,9 +974,13 @@ class Tensor:
                 )
             value = value.to(self.device)
             return self._apply_inplace(lambda s: F.fill_tensor_op(s, value, dtype=s.dtype), (value,), False)
+        F._check_fits(value, self.dtype)
         return self._apply_inplace(lambda s: F.fill_op(s, value=value), fills=True)
 
     def copy_(self, src: Tensor, non_blocking: bool = False) -> Tensor:
+        kind = _NUMBER_DTYPES.get(type(src))
+        if kind is not None:  # a number: a 0-d tensor of its own dtype, as in PyTorch
+            src = scalar_tensor(src, kind, self.device)
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
         self._check_writable((src,))  # PyTorch's leaf errors come first
@@ -1080,7 +1094,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.heaviside(s, values), (values,))
 
     def logical_xor_(self, other: Tensor) -> Tensor:
-        return self._apply_inplace(lambda s: F.logical_xor(s, other), (other,))
+        return self._apply_inplace(lambda s: F.logical_xor(s, other), (other,), differentiable=False)
 
     def sgn_(self) -> Tensor:
         return self._apply_inplace(F.sgn)
@@ -1102,8 +1116,9 @@ class Tensor:
 
     fix_ = trunc_
 
-    def round_(self, *, decimals: builtins.int = 0) -> Tensor:
-        return self._apply_inplace(lambda s: F.round(s, decimals=decimals))
+    def round_(self, *, decimals: builtins.int | None = None) -> Tensor:
+        given = {} if decimals is None else {"decimals": decimals}  # given, even 0, is RoundBackward1
+        return self._apply_inplace(lambda s: F.round(s, **given))
 
     def sign_(self) -> Tensor:
         return self._apply_inplace(F.sign)
@@ -1141,8 +1156,8 @@ class Tensor:
     negative_ = neg_
 
     def logical_not_(self) -> Tensor:
-        # Not differentiable: as in PyTorch, the tensor keeps the grad_fn it had.
-        return self._apply_inplace(F.logical_not)
+        # Not differentiable: as in PyTorch, the tensor keeps the grad_fn it had (a leaf may change).
+        return self._apply_inplace(F.logical_not, differentiable=False)
 
     def cumsum_(self, dim: builtins.int, dtype: dtypes.dtype | None = None) -> Tensor:
         return self._apply_inplace(lambda s: F.cumsum(s, dim, dtype=self._same_dtype(dtype)))
@@ -1400,6 +1415,7 @@ class Tensor:
             basic, advanced = F._split_index(key, self.ndim)
             target = F._take_views(self, basic, bare_slice=False)
             target._check_writable((value,))  # PyTorch's leaf errors come before the index checks
+            F._check_masks(advanced, target.shape)
             F._check_index_shapes(advanced)
             # index_put_ refuses a value sharing any memory with the target (unless a bool mask
             # picks the places), as PyTorch
@@ -1809,6 +1825,9 @@ class _nullcontext:  # noqa: N801
 def _legacy_type_name(t: Tensor) -> str:
     """PyTorch's older name for a tensor's type, e.g. ``torch.FloatTensor``."""
     return ("torch.cuda." if t.is_cuda else "torch.") + t.dtype._legacy_name + "Tensor"
+
+
+_NUMBER_DTYPES = {builtins.bool: dtypes.bool, builtins.int: dtypes.int64, builtins.float: dtypes.float64}
 
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
