@@ -1,8 +1,9 @@
 """Instructions per operation and per training step, counted by valgrind: for A/B comparisons.
 
 Wall-clock times on a shared virtual machine vary by 25% from one minute to the next, which
-hides a change of a few percent. The number of machine instructions a piece of Python runs does
-not vary: valgrind's callgrind counts them exactly (the same count, run after run). Each figure
+hides a change of a few percent. The number of machine instructions a piece of Python runs
+varies far less: valgrind's callgrind counts them, and the same commit counts within about 1.5%
+run after run (memory addresses still change some dictionary and set probing). Each figure
 is the difference between two runs that differ only in how many times the workload repeats, so
 Python's start-up and the imports cancel out.
 
