@@ -2,8 +2,8 @@
 
 Wall-clock times on a shared virtual machine vary by 25% from one minute to the next, which
 hides a change of a few percent. The number of machine instructions a piece of Python runs
-varies far less: valgrind's callgrind counts them, and the same commit counts within about 1.5%
-run after run (memory addresses still change some dictionary and set probing). Each figure
+hardly varies: valgrind's callgrind counts them. The checkout is compiled first (a run that
+compiled the modules the other then found compiled once skewed counts by a few percent). Each figure
 is the difference between two runs that differ only in how many times the workload repeats, so
 Python's start-up and the imports cancel out.
 
@@ -68,6 +68,10 @@ def count(checkout: Path, body: str, n: int) -> int:
 def per_repetition(checkout: Path, name: str) -> float:
     """Instructions per repetition of workload ``name`` (divided by its ops per repetition)."""
     _, body, ops = WORKLOADS[name]
+    # Compile the checkout's modules first: otherwise whichever run imports a module first also
+    # compiles it (and writes its .pyc for the other), which skewed counts by a few percent.
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "minigrad"), str(checkout / "benchmarks")],
+                   check=True)  # fmt: skip
     with ThreadPoolExecutor(2) as pool:  # the two runs side by side: each is one process
         low, high = pool.map(lambda n: count(checkout, body, n), COUNTS)
     return (high - low) / (COUNTS[1] - COUNTS[0]) / ops
