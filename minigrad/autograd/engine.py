@@ -182,17 +182,11 @@ def run_backward(
             grad_inputs = ()
             if grads is not None:
                 runs_now = runs is None or node in runs
-                # PyTorch captures the gradient of a node that also runs as it arrives, and that of
-                # a node that only captures after its tensor hooks (and never runs its node hooks).
-                if capture and runs_now:
-                    _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
-                if node._hooked:
-                    grads = _call_tensor_hooks(node, grads)
-                if capture and not runs_now:
-                    _capture(node, grads, capture, captured, inputs if accumulate else None, create_graph)
+                if capture or node._hooked:
+                    grads = _hooks_and_capture(
+                        node, grads, runs_now, capture, captured, inputs if accumulate else None, create_graph
+                    )
                 if runs_now:
-                    if node._pre_hooks:
-                        grads = _call_pre_hooks(node, grads)
                     wanted = None if needed is None else _wanted_edges(node, needed)
                     if observer is None:
                         grad_inputs = call(node, grads, create_graph, wanted)
@@ -221,6 +215,23 @@ def run_backward(
                     push(ready, (-nxt._sequence_nr, next(arrival), nxt))
             grad_inputs = None
     return captured
+
+
+def _hooks_and_capture(
+    node: Node, grads: list, runs_now: bool, capture: dict, captured: list, inputs, create_graph: bool
+) -> list:
+    """A node's tensor hooks, the gradients ``autograd.grad`` captures there and, when the node
+    runs, its pre-hooks, in PyTorch's order: a node that runs captures its gradient as it
+    arrived; one that only captures does so after its tensor hooks (and runs no node hooks)."""
+    if capture and runs_now:
+        _capture(node, grads, capture, captured, inputs, create_graph)
+    if node._hooked:
+        grads = _call_tensor_hooks(node, grads)
+    if capture and not runs_now:
+        _capture(node, grads, capture, captured, inputs, create_graph)
+    if runs_now and node._pre_hooks:
+        grads = _call_pre_hooks(node, grads)
+    return grads
 
 
 def _wanted_edges(node: Node, needed: set[Node]) -> tuple | None:
