@@ -520,10 +520,20 @@ def row_major_strides(shape) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+def element_strides(array) -> tuple[int, ...]:
+    """``array``'s strides counted in elements, as PyTorch gives them (NumPy's are in bytes)."""
+    return tuple(s // array.itemsize for s in array.strides)
+
+
+def same_layout(shape, strides, others) -> bool:
+    """Whether two sets of strides (in elements) lay ``shape`` out alike, as PyTorch compares
+    layouts: the stride of a dimension of size 1 does not matter."""
+    return all(s == o for s, o, n in zip(strides, others, shape) if n != 1)
+
+
 def is_row_major(shape, strides) -> bool:
-    """Whether ``strides`` (in elements) are row-major, as ``is_contiguous()`` tells: the stride of
-    a dimension of size 1 does not matter."""
-    return all(s == r for s, r, n in zip(strides, row_major_strides(shape), shape) if n != 1)
+    """Whether ``strides`` (in elements) are row-major, as ``is_contiguous()`` tells."""
+    return same_layout(shape, strides, row_major_strides(shape))
 
 
 def preserved_strides(array) -> tuple[int, ...]:
@@ -532,10 +542,9 @@ def preserved_strides(array) -> tuple[int, ...]:
     elements fill a block, else dense ones in the same order of dimensions, the smallest stride
     innermost. The order is found as PyTorch's ``infer_dense_strides`` finds it: an insertion
     sort in which a stride-0 (expanded) dimension keeps its place."""
-    shape, itemsize = array.shape, array.itemsize
-    strides = [s // itemsize for s in array.strides]
+    shape, strides = array.shape, element_strides(array)
     if not array.size or dense(array):  # (PyTorch counts a tensor without elements as dense)
-        return tuple(strides)
+        return strides
 
     def comes_after(inner: int, outer: int) -> int:  # 1: swap them, -1: stop, 0: look further
         if strides[inner] == 0 or strides[outer] == 0:
@@ -603,10 +612,17 @@ def laid_out(flat, shape, strides: tuple[int, ...]):
     ``strides`` (in elements, describing a dense block)."""
     if strides == row_major_strides(shape) and flat.size:
         return flat.reshape(shape)
-    strides = tuple(s * flat.itemsize for s in strides)
-    if isinstance(flat, numpy.ndarray):  # (a view whose base is ``flat``, as ``unshared`` expects)
-        return numpy.ndarray(shape, flat.dtype, buffer=flat, strides=strides)
-    return xp(device_of(flat)).lib.stride_tricks.as_strided(flat, shape, strides)
+    return view_at(flat, 0, shape, strides)
+
+
+def view_at(flat, start: int, shape, strides):
+    """The view of the 1-d array ``flat`` from element ``start`` with ``shape`` and ``strides``
+    (in elements); on the CPU one whose ``base`` is ``flat``'s memory, so it knows its storage
+    offset (and ``unshared`` sees whom it belongs to)."""
+    byte_strides = tuple(s * flat.itemsize for s in strides)
+    if isinstance(flat, numpy.ndarray):
+        return numpy.ndarray(tuple(shape), flat.dtype, buffer=flat, offset=start * flat.itemsize, strides=byte_strides)
+    return xp(device_of(flat)).lib.stride_tricks.as_strided(flat[start:], tuple(shape), byte_strides)
 
 
 def with_torch_strides(array):

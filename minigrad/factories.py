@@ -625,11 +625,7 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
         block = backend.xp(device).zeros(extent, dtype=backend.array_dtype(dtype))
     if not all(size):
         return _finish(backend.xp(device).zeros(size, dtype=block.dtype), requires_grad)
-    itemsize = block.itemsize
-    data = backend.xp(device).lib.stride_tricks.as_strided(block, size, tuple(s * itemsize for s in stride))
-    if type(block) is backend.CPU_ARRAY:  # a view whose base is the block (storage_offset() follows .base)
-        data = backend.CPU_ARRAY(size, block.dtype, buffer=block, strides=tuple(s * itemsize for s in stride))
-    return _finish(data, requires_grad)
+    return _finish(backend.view_at(block, 0, size, stride), requires_grad)
 
 
 def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_grad: bool | None = None) -> Tensor:

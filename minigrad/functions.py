@@ -7964,19 +7964,10 @@ def _storage(xp, a):
 
 def _strided(xp, a, size, stride, storage_offset, origin):
     in_shape, in_strides, in_offset = origin
-    if a.shape != tuple(in_shape) or (a.ndim and tuple(s // a.itemsize for s in a.strides) != tuple(in_strides)):
+    if a.shape != tuple(in_shape) or (a.ndim and backend.element_strides(a) != tuple(in_strides)):
         return _strided_in_own_layout(xp, a, size, stride, storage_offset, origin)  # (a gradient laid out otherwise)
     flat, start = _storage(xp, a)
-    return _view_at(flat, start + storage_offset - in_offset, size, stride)
-
-
-def _view_at(flat, start: int, size, stride):
-    """The view of the 1-D array ``flat`` from element ``start`` with ``size`` and ``stride`` (in
-    elements); on the CPU one whose ``base`` is ``flat``'s memory, so it knows its storage offset."""
-    strides = tuple(s * flat.itemsize for s in stride)
-    if type(flat) is backend.CPU_ARRAY:
-        return backend.CPU_ARRAY(tuple(size), flat.dtype, buffer=flat, offset=start * flat.itemsize, strides=strides)
-    return backend.xp(backend.device_of(flat)).lib.stride_tricks.as_strided(flat[start:], tuple(size), strides)
+    return backend.view_at(flat, start + storage_offset - in_offset, size, stride)
 
 
 def _strided_in_own_layout(xp, a, size, stride, storage_offset, origin):
@@ -7989,13 +7980,13 @@ def _strided_in_own_layout(xp, a, size, stride, storage_offset, origin):
         which = xp.full(builtins.max(int(in_at.max()), int(out_at.max())) + 1 - low, -1, dtype="int64")
         which[(in_at - low).reshape(-1)] = xp.arange(in_at.size)  # the input's element at each location
         picked = which[out_at - low]
-        steps = tuple(s // a.itemsize for s in a.strides)
+        steps = backend.element_strides(a)
         at = _strided_positions(xp, a.shape, steps, 0).reshape(-1)[xp.maximum(picked, 0)]  # where they lie in a
         start = int(at.reshape(-1)[0])
         a_stride = tuple(int(at[(0,) * k + (1,) + (0,) * (len(size) - k - 1)]) - start if n > 1 else 0 for k, n in enumerate(size))
         if int(picked.min()) >= 0 and bool((at == _strided_positions(xp, size, a_stride, start)).all()):
             flat, begin = _storage(xp, a)
-            return _view_at(flat, begin + start, size, a_stride)
+            return backend.view_at(flat, begin + start, size, a_stride)
     return _in_block(xp, a, size, stride, storage_offset, origin)[1]
 
 
@@ -8007,7 +7998,7 @@ def _in_block(xp, a, size, stride, storage_offset, origin):
     extent = builtins.max([int(p.max()) for p in (in_at, out_at) if p.size], default=-1) + 1 - low
     block = xp.zeros(extent, dtype=a.dtype)
     block[in_at - low] = a
-    view = _view_at(block, storage_offset - low, size, stride)
+    view = backend.view_at(block, storage_offset - low, size, stride)
     return block, view, in_at - low
 
 

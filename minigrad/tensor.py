@@ -1263,7 +1263,7 @@ class Tensor:
         >>> x.stride(), x.t().stride(), x.stride(-1)
         ((3, 1), (1, 3), 1)
         """
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        strides = backend.element_strides(self._data)
         if not self._data.size and not any(strides):  # NumPy gives a new array without elements zeros
             strides = backend.row_major_strides(self._data.shape)
         if dim is None:

@@ -302,11 +302,14 @@ def _call_pre_hooks(node: Node, grads: list) -> list:
     return grads
 
 
+def _hook_name(hook) -> str:
+    return getattr(hook, "__name__", repr(hook))
+
+
 def _check_hook_count(new, expected: int, hook) -> None:
     if len(new) != expected:
-        name = getattr(hook, "__name__", repr(hook))
         raise RuntimeError(
-            f"hook '{name}' has returned an incorrect number of values (got {len(new)}, but expected {expected})"
+            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(new)}, but expected {expected})"
         )
 
 
@@ -340,7 +343,7 @@ def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None
 def _check_hook_result(new, old, hook) -> None:
     from ..tensor import Tensor
 
-    name = getattr(hook, "__name__", repr(hook))
+    name = _hook_name(hook)
     if not isinstance(new, Tensor):
         raise TypeError(f"hook '{name}' returned a {type(new).__name__}; a tensor hook must return a Tensor or None")
     if new.shape != old.shape:

@@ -195,17 +195,14 @@ def _grad_strides(leaf: Tensor) -> tuple:
     """PyTorch's gradient layout contract: a leaf's ``.grad`` is laid out as the leaf when the leaf
     is dense (a transposed weight gets a transposed gradient), else row-major."""
     data = leaf._data
-    if backend.dense(data):
-        return tuple(s // data.itemsize for s in data.strides)
-    return backend.row_major_strides(data.shape)
+    return backend.element_strides(data) if backend.dense(data) else backend.row_major_strides(data.shape)
 
 
 def _obeys_layout(grad: Tensor, leaf: Tensor) -> bool:
     """Whether ``grad`` may become ``leaf.grad`` as it is (see :func:`_grad_strides`)."""
     if leaf._data.flags.c_contiguous:  # the common case: a row-major leaf (and a row-major grad, see _unshared)
         return grad._data.flags.c_contiguous
-    strides = tuple(s // grad._data.itemsize for s in grad._data.strides)
-    return all(a == b for a, b, n in zip(strides, _grad_strides(leaf), grad._data.shape) if n != 1)
+    return backend.same_layout(grad._data.shape, backend.element_strides(grad._data), _grad_strides(leaf))
 
 
 def _unshared(grad: Tensor) -> bool:
