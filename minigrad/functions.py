@@ -20,7 +20,7 @@ from . import backend, dtypes
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, SavedTensor, gradient_edge
 from .autograd.op import Op, _fit
-from .tensor import Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
+from .tensor import _MULTI_VIEW_ADVICE, Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
 
 Number = int | float | bool
 
@@ -4422,7 +4422,8 @@ def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, param
     views = tuple(view_op(input, key=key) for key in keys)  # storage, version counter and base, as any view
     node = node_class(input, params, [v._data.shape for v in views]) if views and views[0]._grad_fn else None
     for i, view in enumerate(views):
-        view._multi_view = node_class is not UnsafeSplitBackward0  # the unsafe pieces may change in place
+        if node_class is not UnsafeSplitBackward0:  # the unsafe pieces may change in place
+            view._locked_view = _MULTI_VIEW_ADVICE
         if node is not None:
             view._grad_fn, view._output_nr = node, i
     return views
@@ -7848,11 +7849,8 @@ def _steps_now(view: Tensor, writing: bool = False) -> tuple:
     xp, base = backend.xp(view.device), view._base._data
     for k in builtins.range(len(log) + 1):
         candidate = tuple(reversed(log[len(log) - k :])) + steps
-        try:
-            replayed = _take_view(xp, base, candidate)
-        except (ValueError, IndexError):
-            continue
-        if replayed.shape == view._data.shape and replayed.strides == view._data.strides and (
+        replayed = _replay(xp, base, candidate)
+        if replayed is not None and replayed.shape == view._data.shape and replayed.strides == view._data.strides and (
             not view._data.size or backend._address(replayed) == backend._address(view._data)
         ):
             view._view_steps = steps = candidate  # found once: it holds until the base changes again
@@ -7864,6 +7862,20 @@ def _steps_now(view: Tensor, writing: bool = False) -> tuple:
             "layout with gaps by as_strided_(); take the view again after as_strided_(), or clone the base"
         )
     return steps
+
+
+def _replay(xp, base, steps):
+    """The view ``steps`` take from ``base``, or None where a step meets another shape than the
+    one it was recorded on: its parameters (a diagonal's sizes, a view's shape) would be wrong,
+    even where the memory it picks happens to match."""
+    for step in steps:
+        if base.shape != tuple(step[2]):
+            return None
+        try:
+            base = _take_view(xp, base, (step,))
+        except (ValueError, IndexError):
+            return None
+    return base
 
 
 def _t_(input: Tensor) -> Tensor:
@@ -8430,6 +8442,8 @@ def _resize_(input: Tensor, *size) -> Tensor:
     if builtins.any(s < 0 for s in shape):
         raise RuntimeError("numel: integer multiplication overflow")
     input._check_inplace()
+    if shape == input._data.shape:  # as PyTorch: nothing changes, not even the layout or the version
+        return input
     numel = math.prod(shape)
     xp, data = backend.xp(input.device), input._data
     if numel <= data.size and data.flags.c_contiguous:  # a view of the same memory, as PyTorch keeps it

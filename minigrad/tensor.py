@@ -66,6 +66,12 @@ _MULTI_VIEW_ADVICE = (
     "This view is the output of a function that returns multiple views. Such functions do not allow the output "
     "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
 )
+_CUSTOM_FUNCTION_VIEW_ADVICE = (
+    "This view was created inside a custom Function (or because an input was returned as-is) and the autograd "
+    "logic to handle view+inplace would override the custom backward associated with the custom Function, "
+    "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output of the "
+    "custom Function."
+)
 _SELF_OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
     "location (it was made by expand()). Please clone() the tensor before performing the operation."
@@ -120,7 +126,10 @@ class Tensor:
     _view_steps: tuple = ()  # for views: the view operations that take this view from _base
     _view_version = 0  # the storage's version when this view's grad_fn was made
     _view_no_grad = False  # for views taken in no_grad mode (PyTorch forbids recording through them)
-    _multi_view = False  # for views made by unbind/split/chunk (one node for several views), and views of them
+    # For views whose node cannot be made again for them alone, and views of them: PyTorch's advice
+    # for why they may not change in place (_MULTI_VIEW_ADVICE for unbind/split/chunk, whose one
+    # node stands for several views; _CUSTOM_FUNCTION_VIEW_ADVICE for a custom Function's output).
+    _locked_view: str | None = None
     _wrapped_number = False  # a Python number an operation made a tensor of (x * 2): saved tensor hooks skip it
     _inference = False  # made inside inference_mode (or a view or detach of such a tensor)
 
@@ -231,21 +240,22 @@ class Tensor:
                 "A view was created in no_grad mode and its base or another view of its base has "
                 f"been modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
-        if self._multi_view:  # its node stands for several views: it cannot be made again for one
-            raise self._multi_view_error("its base or another view of its base has been modified inplace")
+        if self._locked_view:
+            raise self._locked_view_error("its base or another view of its base has been modified inplace")
         again = F.view_again(base, F._steps_now(self))  # (steps from the base's current layout)
         old_fn, old_nr = self._grad_fn, self._output_nr
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
         self._move_retained_grad(old_fn, old_nr)
 
-    def _multi_view_error(self, change: str) -> RuntimeError:
-        """PyTorch's error for a view made by unbind/split/chunk (or a view of one) that ``change``."""
+    def _locked_view_error(self, change: str) -> RuntimeError:
+        """PyTorch's error for a locked view (made by unbind/split/chunk or a custom Function, or a
+        view of one) that ``change``."""
         if self._grad_fn is None:
             what = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
         else:
             what = f"Output {self._output_nr} of {F.forward_name(self._grad_fn.name())} is a view and {change}."
-        return RuntimeError(f"{what} {_MULTI_VIEW_ADVICE}")
+        return RuntimeError(f"{what} {self._locked_view}")
 
     @property
     def _version(self) -> int:
@@ -324,7 +334,7 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         if self._base is not None:
-            if self._view_no_grad or self._multi_view:  # as in PyTorch: True when its base requires grad
+            if self._view_no_grad or self._locked_view:  # as in PyTorch: True when its base requires grad
                 return self._requires_grad or self._base._requires_grad
             if self._is_stale_view():
                 self._regenerate_view()  # a view of a base that now requires grad requires it too
@@ -776,8 +786,8 @@ class Tensor:
             raise RuntimeError(
                 f"A view was created in no_grad mode and is being modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
             )
-        if self._multi_view:
-            raise self._multi_view_error("is being modified inplace")
+        if self._locked_view:
+            raise self._locked_view_error("is being modified inplace")
         if base._grad_fn is None and (base._requires_grad or self._requires_grad):  # the base is a leaf
             raise RuntimeError(
                 "a view of a leaf Variable that requires grad is being used in an in-place "

@@ -207,8 +207,6 @@ def test_input_returned_as_is_becomes_a_view_of_it():
 
 @pytest.mark.parametrize("change", ["output", "base"])
 def test_view_output_of_a_function_cannot_be_changed_in_place(change):
-    # PyTorch explains that the view "was created inside a custom Function"; minigrad's second
-    # sentence is still the one for several outputs (its view flags live in tensor.py).
     def run(lib, make):
         w = lib.tensor([1.0, 2.0], requires_grad=True) * 1
         y = make(lib).apply(w)
@@ -224,24 +222,47 @@ def test_view_output_of_a_function_cannot_be_changed_in_place(change):
     def sliced(lib):
         return function(lib, lambda ctx, x: x[0:1], lambda ctx, g: lib.cat([g, lib.zeros(1)]))
 
-    opening = "is being modified inplace." if change == "output" else "its base or another view of its base"
+    opening = (
+        "is being modified inplace."
+        if change == "output"
+        else "its base or another view of its base has been modified inplace."
+    )
+    advice = "This view was created inside a custom Function (or because an input was returned as-is)"
     for make in (returned_as_is, sliced):
-        same_error(lambda lib, make=make: run(lib, make), f"Output 0 of F is a view and {opening}")
+        same_error(lambda lib, make=make: run(lib, make), f"Output 0 of F is a view and {opening} {advice}")
 
 
-def test_view_among_several_outputs_cannot_be_changed_in_place():
+@pytest.mark.parametrize(
+    ("second", "advice"),
+    [
+        ("tensor", "This view is the output of a function that returns multiple views."),
+        ("detached", "This view is the output of a function that returns multiple views."),
+        ("marked non-differentiable", "This view was created inside a custom Function"),
+        ("integer", "This view was created inside a custom Function"),
+        ("number", "This view was created inside a custom Function"),
+    ],
+)
+def test_view_among_several_outputs_cannot_be_changed_in_place(second, advice):
+    # PyTorch's advice counts the differentiable outputs: floating-point tensors not marked
+    # non-differentiable (a detached one counts).
     def run(lib):
         def forward(ctx, x):
-            return x[0:1], x * 2
+            rest = {
+                "tensor": x * 2,
+                "detached": x.detach(),
+                "marked non-differentiable": x[1:],
+                "integer": x.long(),
+                "number": 5,
+            }[second]
+            if second == "marked non-differentiable":
+                ctx.mark_non_differentiable(rest)
+            return x[0:1], rest
 
         w = lib.tensor([1.0, 2.0], requires_grad=True) * 1
-        y, _ = function(lib, forward, lambda ctx, g, h: g + h).apply(w)
+        y, _ = function(lib, forward, lambda ctx, g, h: g).apply(w)
         y.mul_(2)
 
-    same_error(
-        run,
-        "Output 0 of F is a view and is being modified inplace. This view is the output of a function that returns multiple views.",
-    )
+    same_error(run, f"Output 0 of F is a view and is being modified inplace. {advice}")
 
 
 def test_non_differentiable_input_returned_as_is():

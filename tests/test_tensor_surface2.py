@@ -167,6 +167,41 @@ def test_in_place_changes_of_views_after_their_base_changed_shape():
     same(run)
 
 
+@pytest.mark.parametrize(
+    ("name", "take", "change"),
+    [
+        # the diagonal of the transpose lies where the old diagonal lay, with other sizes
+        ("diagonal, transpose_", lambda b: b.diagonal(), lambda b: b.transpose_(0, 1)),
+        ("view, unsqueeze_", lambda b: b.view(6), lambda b: b.unsqueeze_(0)),
+        ("view, unsqueeze_, mul_", lambda b: b.view(3, 2), lambda b: b.unsqueeze_(0).mul_(2)),
+        ("reshape, unsqueeze_", lambda b: b.reshape(-1), lambda b: b.unsqueeze_(0)),
+        ("view, t_", lambda b: b.view(3, 2), lambda b: b.t_()),
+    ],
+)
+def test_a_view_whose_memory_the_changed_base_shows_in_the_same_place(name, take, change):
+    # Taken again from the changed base, the view's own steps may find its memory but would
+    # run with the sizes of the old layout; the base's logged steps back must be used.
+    def run(lib):
+        x = _leaf(lib, 2, 3)
+        base = x * 1
+        view = take(base)
+        change(base)
+        weights = lib.arange(float(view.numel())).reshape(view.shape)
+        return view, node_names(view), derivatives(lib, (view * weights).sum() + (base * base).sum(), [x])
+
+    same(run)
+
+
+def test_resize_to_the_same_shape_changes_nothing():
+    def run(lib):
+        x = lib.arange(6.0).reshape(3, 2).t()
+        before = x._version
+        x.resize_(2, 3)
+        return x, x.stride(), x._version - before
+
+    same_layout(run)
+
+
 def test_the_errors_of_the_in_place_shape_changes_are_torchs():
     same_error(lambda lib: lib.zeros(2, 3, 4).t_(), "t_() expects a tensor with <= 2 dimensions, but self is 3D")
     same_error(lambda lib: lib.zeros(2, 3).transpose_(0, 2), "Dimension out of range", "[-2, 1]", "got 2")

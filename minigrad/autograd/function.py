@@ -289,7 +289,7 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
     """What ``apply`` returns for ``forward``'s ``outputs`` (PyTorch's ``_wrap_outputs``), and
     which of those tensors are differentiable outputs of ``node``. Values that are not tensors
     are returned untouched."""
-    from ..tensor import Tensor
+    from ..tensor import _CUSTOM_FUNCTION_VIEW_ADVICE, _MULTI_VIEW_ADVICE, Tensor
 
     for t in node.non_differentiable:
         if not isinstance(t, Tensor):
@@ -299,14 +299,27 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
             raise RuntimeError(f"mark_dirty can only accept variables, but argument {i} is of type {type(t).__name__}")
         t._version_counter.value += 1  # PyTorch counts one more change (on top of forward's in-place ops)
 
+    def is_differentiable(out) -> bool:
+        return (
+            record
+            and isinstance(out, Tensor)
+            and out.dtype.is_floating_point
+            and not any(out is t for t in node.non_differentiable)
+        )
+
+    flags = [is_differentiable(out) for out in outputs]
+    # Changing an output view in place would route its gradient around the custom backward, so
+    # PyTorch forbids it, and forbids it when its base changes; with its advice for several views
+    # when there are several differentiable outputs.
+    view_advice = _MULTI_VIEW_ADVICE if sum(flags) > 1 else _CUSTOM_FUNCTION_VIEW_ADVICE
     wrapped, differentiable = [], []
-    for i, out in enumerate(outputs):
+    for i, (out, flag) in enumerate(zip(outputs, flags)):
         if not isinstance(out, Tensor):
             wrapped.append(out)
             continue
         is_input = any(out is t for t in inputs)
         is_dirty = any(out is t for t in node.dirty)
-        if not record or any(out is t for t in node.non_differentiable) or not out.dtype.is_floating_point:
+        if not flag:
             wrapped.append(_non_differentiable(out, is_input, is_dirty))
             continue
         if is_dirty:
@@ -316,12 +329,7 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
                 out = _view_of(out)
             out._requires_grad, out._grad_fn, out._output_nr = True, node, i
             if out._base is not None:
-                # Changing this view in place would route its gradient around the custom backward,
-                # so PyTorch forbids it, and forbids it when its base changes. The flag of views
-                # made by unbind/split does the same; so its error message starts as PyTorch's,
-                # but its advice is the one for several outputs (tensor.py has no flag of its own
-                # for a view made by a custom Function).
-                out._view_no_grad, out._multi_view = False, True
+                out._view_no_grad, out._locked_view = False, view_advice
         wrapped.append(out)
         differentiable.append(out)
 

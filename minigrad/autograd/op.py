@@ -140,8 +140,8 @@ def _record_view(result, source, step: tuple) -> None:
     result._view_version = source._version_counter.value
     if source._view_no_grad or not is_grad_enabled():
         result._view_no_grad = True
-    if source._multi_view:
-        result._multi_view = True
+    if source._locked_view:
+        result._locked_view = source._locked_view
     if result._inference or source._inference:  # a view is an inference tensor when its base is one
         result._inference = source._inference
 
