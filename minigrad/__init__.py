@@ -178,3 +178,25 @@ from .nn._toplevel import (  # noqa: E402  (functional ops torch also exposes at
 )
 from .nn.functional import _weight_norm, norm_except_dim  # noqa: E402
 from .special import digamma, erfc, erfc_, erfinv, i0, i0_, lgamma, mvlgamma, polygamma  # noqa: E402
+
+# PyTorch's dtypes that NumPy (so minigrad) has no type for, or that minigrad leaves out.
+_MISSING_DTYPES = {
+    "bfloat16": "NumPy has no bfloat16; use float16 or float32",
+    **dict.fromkeys(
+        ("complex32", "complex64", "complex128", "chalf", "cfloat", "cdouble"),
+        "minigrad has no complex dtypes (see README: Differences from PyTorch)",
+    ),
+    **dict.fromkeys(("uint16", "uint32", "uint64"), "its unsigned integer dtype is uint8; use int32 or int64"),
+    **dict.fromkeys(
+        ("float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "qint8", "quint8", "qint32", "quint4x2"),
+        "minigrad has no float8 or quantized dtypes",
+    ),
+}
+
+
+def __getattr__(name: str):
+    """A missing attribute: PyTorch's AttributeError, and for a PyTorch dtype minigrad lacks, why."""
+    message = f"module 'minigrad' has no attribute '{name}'"
+    if name in _MISSING_DTYPES:
+        message += f": minigrad does not implement torch.{name} ({_MISSING_DTYPES[name]})"
+    raise AttributeError(message)

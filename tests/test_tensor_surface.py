@@ -785,3 +785,13 @@ def test_num_threads():
         minigrad.set_num_threads(before)
     with pytest.raises(RuntimeError, match="positive"):
         minigrad.set_num_threads(0)
+
+
+@pytest.mark.parametrize(("name", "why"), [("bfloat16", "use float16 or float32"), ("complex64", "no complex dtypes")])
+def test_a_pytorch_dtype_minigrad_lacks_says_so(name, why):
+    assert getattr(torch, name) is not None
+    with pytest.raises(AttributeError, match=f"no attribute '{name}'.*does not implement torch.{name}.*{why}"):
+        getattr(minigrad, name)
+    assert not hasattr(minigrad, name)
+    with pytest.raises(AttributeError, match=r"^module 'minigrad' has no attribute 'no_such_name'$"):
+        minigrad.no_such_name  # noqa: B018
