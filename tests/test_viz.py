@@ -1012,6 +1012,19 @@ def test_an_index_is_shown_as_the_subscript_it_was(index, title, shown):
         assert "slice(" not in dot.text(dot.by_title(title))
 
 
+def test_a_view_taken_again_shows_its_steps_by_name():
+    # A view whose base changed in place gets an AsStridedBackward0 that takes it from the base
+    # again; the drawing names the view operations, not the objects that perform them.
+    x = minigrad.randn(2, 3, requires_grad=True)
+    base = x * 1
+    view = base[1:].t()
+    base.mul_(2)
+    for draw in (viz.draw, viz.draw_backward):
+        dot = Dot(draw(view.sum(), show_saved=True))
+        text = dot.text(dot.by_title("AsStridedBackward0"))
+        assert "steps = slice → t" in text and "object at" not in text
+
+
 def test_saved_scalars_show_their_value_in_the_tensor_view():
     x = minigrad.tensor([1.0, -2.0], requires_grad=True)
     y = (x * 0.25 * minigrad.ones(4, 2)).sum()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .. import backend
 from ..autograd.graph import SavedTensor
+from ..functions import ViewSteps
 from ..tensor import Tensor
 from . import style
 
@@ -53,9 +54,9 @@ def saved_params(node) -> dict:
 def param_text(value, show_values: bool = True, name: str | None = None) -> str:
     """How a drawing writes a parameter: ints and strings as in Python (``dim = 1``,
     ``reduction = 'mean'``), floats rounded as on a slide (``other = 0.7071``), tuples as tuples,
-    an index as the subscript it was (``key = [:, 1:]``), and an array (an index, a mask, class
-    targets, pooling's indices: PyTorch saves those as tensors) summarised as a tensor is, so a
-    large one does not stretch its node across the picture.
+    an index as the subscript it was (``key = [:, 1:]``), view steps by name (``steps = slice → t``),
+    and an array (an index, a mask, class targets, pooling's indices: PyTorch saves those as
+    tensors) summarised as a tensor is, so a large one does not stretch its node across the picture.
 
     >>> from minigrad.viz.saved import param_text
     >>> param_text(0.8408964152537145), param_text((2, 2)), param_text("mean")
@@ -65,6 +66,8 @@ def param_text(value, show_values: bool = True, name: str | None = None) -> str:
     """
     if backend.is_array(value):
         return style.summary(Tensor._make(value), show_values)
+    if isinstance(value, ViewSteps):  # the views a view is taken again by, by name: 'slice → t'
+        return repr(value)
     if name == "key" and isinstance(value, tuple):  # what the tensor was subscripted with
         return "[" + ", ".join(_index_text(v, show_values) for v in value) + "]"
     if isinstance(value, tuple | list):
