@@ -30,6 +30,17 @@ class RemovableHandle:
         self.remove()
 
 
+class _MultiHandle(RemovableHandle):
+    """One handle for several hooks (``register_multi_grad_hook``): ``remove()`` removes them all."""
+
+    def __init__(self, handles: tuple[RemovableHandle, ...]):
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
 def add_hook(hooks: dict, fn) -> RemovableHandle:
     """Store ``fn`` in ``hooks`` (kept in registration order) and return its handle."""
     if not callable(fn):

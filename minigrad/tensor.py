@@ -222,6 +222,17 @@ class Tensor:
             raise NotImplementedError(f"minigrad's contiguous() lays tensors out row-major, not in {memory_format}")
         return self if self.is_contiguous() else F.contiguous_op(self)
 
+    def _is_view(self) -> bool:
+        """True for a view: a tensor that shows another's memory (``_base``) and whose in-place
+        changes autograd tracks there. ``detach()`` and ``.data`` share memory too but are no views.
+
+        >>> import minigrad as torch
+        >>> x = torch.zeros(2, 3)
+        >>> x[0]._is_view(), x.clone()._is_view()
+        (True, False)
+        """
+        return self._base is not None
+
     def _is_stale_view(self) -> bool:
         """True for a view whose storage was changed in place after its grad_fn was made: that
         grad_fn describes the view as it was then, not the values it shows now."""

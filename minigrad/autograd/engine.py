@@ -125,6 +125,49 @@ def _needed(roots: list[Node], targets: set[Node]) -> set[Node]:
     return needed
 
 
+class GraphTask:
+    """One backward pass while it runs (PyTorch's graph task): what hooks called during it may
+    ask about it. ``notes`` keeps per-pass state of such hooks, and goes when the pass ends."""
+
+    __slots__ = ("roots", "deps", "needed", "accumulate", "notes")
+
+    def __init__(self, roots: list[Node], deps: dict, needed: set | None, accumulate: bool):
+        self.roots, self.deps, self.needed, self.accumulate = roots, deps, needed, accumulate
+        self.notes: dict = {}
+
+    def will_execute(self, node: Node) -> bool:
+        """Whether ``node`` runs (or has its gradient captured) in this pass, as PyTorch's
+        ``torch._C._will_engine_execute_node``."""
+        if self.needed is None:  # every node reachable from the roots runs
+            return node in self.deps or node in self.roots
+        if node in self.needed and not self.accumulate and isinstance(node, AccumulateGrad):
+            raise RuntimeError(
+                "A leaf node was passed to _will_engine_execute_node but we are currently running "
+                "autograd.grad(). This is currently not supported."
+            )
+        return node in self.needed
+
+    def __enter__(self) -> GraphTask:
+        _graph_tasks.append(self)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _graph_tasks.pop()
+
+    @property
+    def is_plain_backward(self) -> bool:
+        """A ``backward()`` without ``inputs``: every node runs (what the reentrant checkpoint needs)."""
+        return self.needed is None and self.accumulate
+
+
+_graph_tasks: list[GraphTask] = []  # the passes running now, innermost last (a hook may run backward)
+
+
+def current_graph_task() -> GraphTask | None:
+    """The backward pass running now, or None outside backward."""
+    return _graph_tasks[-1] if _graph_tasks else None
+
+
 def run_backward(
     outputs: Sequence[Tensor],
     grad_outputs: Sequence[Tensor],
@@ -175,7 +218,7 @@ def run_backward(
 
     pop, push = heapq.heappop, heapq.heappush
     call = functools.partial(call_detecting, _call_node) if _anomaly.enabled else _call_node
-    with set_grad_enabled(create_graph):
+    with set_grad_enabled(create_graph), GraphTask(roots, deps, needed, accumulate):
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, None)
@@ -426,15 +469,24 @@ def grad(
     retain_graph: bool | None = None,
     create_graph: bool = False,
     allow_unused: bool | None = None,
+    is_grads_batched: bool = False,
     materialize_grads: bool = False,
 ) -> tuple:
     """The gradients of ``outputs`` with respect to ``inputs``, returned as a tuple (``.grad`` is
     not touched). Several outputs are summed.
 
+    With ``is_grads_batched=True`` the first dimension of each of ``grad_outputs`` is a batch: the
+    result has one gradient per row, stacked (a vector-Jacobian product per row; a Jacobian,
+    when the rows are those of an identity matrix).
+
     >>> import minigrad as torch
     >>> t = torch.tensor([1.0, 2.0, 4.0], requires_grad=True)
     >>> torch.autograd.grad(t.pow(2).sum(), t)
     (tensor([2., 4., 8.]),)
+    >>> torch.autograd.grad(t * t, t, torch.eye(3), is_grads_batched=True)
+    (tensor([[2., 0., 0.],
+            [0., 4., 0.],
+            [0., 0., 8.]]),)
     """
     from ..tensor import Tensor, zeros_like_tensor
 
@@ -453,12 +505,15 @@ def grad(
     if len(grads) != len(outputs):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     _check_outputs(outputs)
-    grads = _make_grads(outputs, grads)
+    grads = _check_batched_grads(outputs, grads) if is_grads_batched else _make_grads(outputs, grads)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
-    result = run_backward(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
+    if is_grads_batched:
+        result = _batched_grad(outputs, inputs, grads, retain_graph, create_graph)
+    else:
+        result = run_backward(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
     for i, g in enumerate(result):
         if g is None:
             if not allow_unused:
@@ -469,6 +524,60 @@ def grad(
             if materialize_grads:  # (with create_graph, a leaf that requires grad, as PyTorch's)
                 result[i] = zeros_like_tensor(inputs[i]).requires_grad_(create_graph)
     return tuple(result)
+
+
+def _check_batched_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
+    """Check batched ``grad_outputs``: every row has its output's shape, all have one batch size."""
+    grads = list(grads)
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if grad is None:  # (an implicit gradient, of a scalar: it has no batch dimension, see below)
+            grads[i] = _make_grads([out], [None])[0]
+        elif isinstance(grad, _tensor.Tensor):
+            if grad.dim() == 0:
+                raise IndexError(
+                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number"
+                )
+            if grad.shape[0] == 0:
+                raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+            if grad.shape[1:] != out.shape:
+                raise RuntimeError(
+                    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
+                    "as the batch dimension. The sizes of the remaining dimensions are expected to "
+                    f"match the shape of corresponding output, but a mismatch was detected: "
+                    f"grad_output[{i}] has a shape of {grad.shape[1:]} and output[{i}] has a shape "
+                    f"of {out.shape}. If you only want some tensors in `grad_output` to be "
+                    "considered batched, consider using vmap."
+                )
+            _make_grads([out], [grad[0]])  # the other checks, on one row
+        else:
+            _make_grads([out], [grad])  # (raises PyTorch's TypeError)
+    if any(g.dim() == 0 for g in grads):
+        raise ValueError(
+            "vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that input is a "
+            "Tensor of dimensionality 0 so expected in_dim to satisfy 0 <= in_dim < 0."
+        )
+    sizes = [g.shape[0] for g in grads]
+    if len(set(sizes)) > 1:
+        raise ValueError(
+            f"vmap: Expected all tensors to have the same size in the mapped dimension, got sizes {sizes} "
+            "for the mapped dimension"
+        )
+    return grads
+
+
+def _batched_grad(outputs, inputs, grads: list[Tensor], retain_graph: bool, create_graph: bool) -> list:
+    """``autograd.grad`` for each row of the batched ``grads``, the results stacked. PyTorch runs
+    one backward pass over all rows at once (with vmap); this runs one per row, keeping the graph
+    for the next, so hooks run once per row."""
+    from ..functions import stack
+
+    batch = grads[0].shape[0]
+    rows = []
+    for b in range(batch):
+        row = [g[b] for g in grads]
+        rows.append(run_backward(outputs, row, retain_graph or b < batch - 1, create_graph, inputs, accumulate=False))
+    return [None if grad is None else stack([r[i] for r in rows]) for i, grad in enumerate(rows[0])]
 
 
 # Last: the tensor module imports this one (and graph.py, which this one imports).

@@ -8,6 +8,7 @@ them (``next_functions``). Leaves that require grad are reached through an
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
@@ -446,6 +447,63 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
     return GradientEdge(*gradient_edge(tensor))
 
 
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _hooks.RemovableHandle:
+    """Call ``fn`` once per backward pass, when the gradients of ``tensors`` have been computed.
+
+    ``mode="all"``: ``fn(grads)`` runs once the gradient of each of ``tensors`` that this pass
+    computes has been computed; ``grads`` is a list with one entry per tensor, None for those the
+    pass does not reach (not in its graph, or not on the way to the ``inputs`` it was asked for).
+    ``mode="any"``: ``fn(grad)`` runs with the first of their gradients that is computed. ``fn``
+    must not change the gradients. ``remove()`` on the returned handle removes the hook.
+
+    >>> import minigrad as torch
+    >>> a = torch.ones(2, requires_grad=True)
+    >>> b = torch.ones(2, requires_grad=True)
+    >>> c = a * b
+    >>> h = torch.autograd.graph.register_multi_grad_hook((a, b, c), lambda gs: print([g is not None for g in gs]))
+    >>> c.sum().backward(inputs=(a,))
+    [True, False, True]
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    key = object()  # where this hook keeps its state for a pass, in the pass's notes
+
+    if mode == "any":
+
+        @functools.wraps(fn)
+        def first_only(grad):
+            notes = _engine.current_graph_task().notes
+            if key not in notes:
+                notes[key] = True
+                fn(grad)
+
+        return _hooks._MultiHandle(tuple(t.register_hook(first_only) for t in tensors if t.requires_grad))
+
+    # "all": ordinary tensor hooks, one per tensor, count down the gradients this pass will
+    # compute (known when the first arrives) and call fn when the last has arrived.
+    nodes = [gradient_edge(t)[0] for t in tensors]  # (kept: a leaf's AccumulateGrad stays the same)
+    if None in nodes:
+        raise AssertionError("Expected gradient function to be set")
+
+    def hook_for(index: int):
+        def collect(grad) -> None:
+            task = _engine.current_graph_task()
+            state = task.notes.get(key)
+            if state is None:  # the first of the gradients in this pass
+                waiting = sum(task.will_execute(node) for node in nodes)
+                state = task.notes[key] = {"waiting": waiting, "grads": [None] * len(tensors)}
+            state["grads"][index] = grad
+            state["waiting"] -= 1
+            if state["waiting"] == 0:
+                del task.notes[key]
+                fn(state["grads"])
+
+        return collect
+
+    return _hooks._MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)))
+
+
 def increment_version(tensor) -> None:
     """Count an in-place change made behind autograd's back (e.g. through ``.numpy()``), so that
     backward refuses saved values that changed. Takes a tensor or an iterable of tensors."""
@@ -455,3 +513,4 @@ def increment_version(tensor) -> None:
 
 # Last: the tensor module imports the engine, which imports this module's classes.
 from .. import tensor as _tensor  # noqa: E402
+from . import engine as _engine  # noqa: E402

@@ -1,5 +1,6 @@
-"""``minigrad.utils``: helpers around training, as ``torch.utils`` (``data``: datasets and loaders)."""
+"""``minigrad.utils``: helpers around training, as ``torch.utils`` (``data``: datasets and
+loaders; ``checkpoint``: activation checkpointing)."""
 
-from . import data
+from . import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]
