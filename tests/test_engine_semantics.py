@@ -10,6 +10,8 @@ import minigrad
 
 torch = pytest.importorskip("torch")
 
+from oracle import same_error  # noqa: E402
+
 
 def both(fn):
     """``fn(torch)`` and ``fn(minigrad)``, which must be equal."""
@@ -251,3 +253,23 @@ def test_a_view_of_unbind_whose_base_changed_prints_an_invalid_grad_fn():
         return repr(first), error_of(lambda: first.grad_fn)[0]
 
     both(run)
+
+
+def test_a_gradient_of_the_wrong_shape_is_named_by_its_index():
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        # (PyTorch finds the index with list.index, which compares the gradients: kept comparable)
+        lib.autograd.grad([x.sum(), (x * 2).sum()], x, [lib.tensor(5.0), lib.ones(1)])
+
+    same_error(run, "Mismatch in shape: grad_output[1] has a shape of torch.Size([1]) and output[1]")
+
+
+def test_only_inputs_is_taken_and_deprecated():
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            found = lib.autograd.grad((x * x).sum(), x, None, None, False, False)  # only_inputs, by position
+        return found[0].tolist(), [(w.category.__name__, str(w.message)[:40], w.filename == __file__) for w in caught]
+
+    assert run(minigrad) == run(torch)

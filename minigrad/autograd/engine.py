@@ -40,7 +40,7 @@ def _as_tuple(x) -> tuple:
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
     """Check or create the gradient that starts backward at each output."""
     result = []
-    for out, grad in zip(outputs, grads):
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
@@ -58,8 +58,8 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
                 )
             if grad.shape != out.shape:
                 raise RuntimeError(
-                    f"Mismatch in shape: grad_output[0] has a shape of {grad.shape} and "
-                    f"output[0] has a shape of {out.shape}. The gradient passed to backward must "
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
+                    f"output[{i}] has a shape of {out.shape}. The gradient passed to backward must "
                     "have the shape of the tensor backward is called on."
                 )
             if grad.device != out.device:
@@ -468,6 +468,7 @@ def grad(
     grad_outputs=None,
     retain_graph: bool | None = None,
     create_graph: bool = False,
+    only_inputs: bool = True,
     allow_unused: bool | None = None,
     is_grads_batched: bool = False,
     materialize_grads: bool = False,
@@ -490,6 +491,13 @@ def grad(
     """
     from ..tensor import Tensor, zeros_like_tensor
 
+    if not only_inputs:
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+            "gradient for other parts of the graph, please use torch.autograd.backward.",
+            FutureWarning,
+            stacklevel=2,
+        )
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     if not inputs:
