@@ -486,17 +486,20 @@ def move(array, dev: device):
 def convert(array, dev: device, d: dtypes.dtype):
     """A copy of ``array`` on ``dev`` with dtype ``d`` (``Tensor.to``)."""
     target = array_dtype(d)
-    # A cast keeps a dense layout (a transpose stays transposed), as PyTorch's does; an
-    # overlapping one (expand's) becomes row-major.
-    order = "K" if dense(array) else "C"
     if array.dtype != target and device_of(array) == dev:
-        with on(dev):
-            return array.astype(target, order=order)  # the cast is the copy
+        return _cast(array, target)  # the cast is the copy
     out = move(array, dev)
-    if out.dtype == target:
-        return out
-    with on(dev):
-        return out.astype(target, order=order)
+    return out if out.dtype == target else _cast(out, target)
+
+
+def _cast(array, target):
+    """``array`` cast to the array dtype ``target``, laid out as PyTorch lays out a cast: as
+    ``array`` when it is dense (a transpose stays transposed), else densely in its order of
+    dimensions (:func:`preserved_strides`; a slice with a step, an ``expand``)."""
+    if dense(array):
+        with on(device_of(array)):
+            return array.astype(target, order="K")
+    return clone(array, preserved_strides(array), target)
 
 
 def dense(array) -> bool:
@@ -553,8 +556,15 @@ def preserved_strides(array) -> tuple[int, ...]:
             return 1 if strides[inner] > strides[outer] else -1
         return 1 if shape[inner] > shape[outer] else 0
 
-    order = list(reversed(range(len(shape))))  # innermost first
-    for i in range(1, len(order)):
+    return _dense_strides(shape, _sorted_dims(len(shape), comes_after))
+
+
+def _sorted_dims(ndim: int, comes_after) -> list[int]:
+    """The dims, innermost first, in the order PyTorch's insertion sort puts them:
+    ``comes_after(inner, outer)`` is 1 to swap two neighbours, -1 to stop, 0 (undecided) to
+    compare with the next one out."""
+    order = list(reversed(range(ndim)))
+    for i in range(1, ndim):
         moving = i
         for j in reversed(range(i)):
             verdict = comes_after(order[j], order[moving])
@@ -563,7 +573,52 @@ def preserved_strides(array) -> tuple[int, ...]:
                 moving = j
             elif verdict < 0:
                 break
-    return _dense_strides(shape, order)
+    return order
+
+
+def elementwise_layout(out, inputs):
+    """``out``, the result of an elementwise operation on the arrays ``inputs``, laid out as
+    PyTorch lays it out: itself when it already is, else a copy.
+
+    NumPy and PyTorch both order the dimensions of the result by the inputs' strides, but where
+    the inputs disagree NumPy falls back to row-major order and PyTorch follows the first input
+    that tells two dimensions apart: ``x.t() + y`` is laid out as ``x.t()`` in PyTorch. So when
+    the first input is row-major (and, with more than two inputs, every input is), NumPy's layout
+    is PyTorch's already; this quick test is all the common case pays."""
+    if inputs[0].flags.c_contiguous and (len(inputs) <= 2 or all(a.flags.c_contiguous for a in inputs)):
+        return out
+    if not out.size:
+        return out
+    strides = _iterator_strides(out.shape, inputs)
+    return out if element_strides(out) == strides else clone(out, strides)
+
+
+def _iterator_strides(shape, inputs) -> tuple[int, ...]:
+    """The strides (in elements) PyTorch's TensorIterator gives the result of shape ``shape``
+    (with elements) of an elementwise operation on the arrays ``inputs``."""
+    if all(a.shape == shape for a in inputs):  # its fast set-up: inputs of one shape and one layout
+        first = element_strides(inputs[0])
+        if all(is_row_major(shape, element_strides(a)) for a in inputs):
+            return row_major_strides(shape)
+        if all(dense(a) and element_strides(a) == first for a in inputs):
+            return first
+    ndim, operands = len(shape), []
+    for a in inputs:  # each input's strides in the result's dims: 0 along those it is broadcast along
+        lead = ndim - a.ndim
+        own = [0 if n == 1 and shape[lead + i] != 1 else s for i, (n, s) in enumerate(zip(a.shape, element_strides(a)))]
+        operands.append([0] * lead + own)
+
+    def comes_after(inner: int, outer: int) -> int:  # 1: swap them, -1: stop, 0: look further
+        for strides in operands:  # the first input that tells them apart decides
+            if strides[inner] == 0 or strides[outer] == 0:
+                continue
+            if strides[inner] != strides[outer]:
+                return 1 if strides[inner] > strides[outer] else -1
+            if shape[inner] > shape[outer]:
+                return 1
+        return 0
+
+    return _dense_strides(shape, _sorted_dims(ndim, comes_after))
 
 
 def _dense_strides(shape, order) -> tuple[int, ...]:
@@ -630,11 +685,12 @@ def with_torch_strides(array):
     return laid_out(array.reshape(-1), array.shape, row_major_strides(array.shape))
 
 
-def clone(array, strides: tuple[int, ...]):
-    """A copy of ``array`` laid out with ``strides`` (in elements, see :func:`strides_in`)."""
+def clone(array, strides: tuple[int, ...], dtype=None):
+    """A copy of ``array`` laid out with ``strides`` (in elements, see :func:`strides_in`), cast
+    to the array dtype ``dtype`` if one is given."""
     module = xp(device_of(array))
     with on(device_of(array)):
-        out = laid_out(module.empty(array.size, array.dtype), array.shape, strides)
+        out = laid_out(module.empty(array.size, array.dtype if dtype is None else dtype), array.shape, strides)
         out[...] = array
     return out
 

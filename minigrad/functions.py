@@ -20,7 +20,7 @@ from . import backend, dtypes
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, SavedTensor, gradient_edge
 from .autograd.op import Op, _fit
-from .tensor import _MULTI_VIEW_ADVICE, Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
+from .tensor import _MULTI_VIEW_ADVICE, Size, Tensor, ones_like_tensor, scalar_tensor, wrapped_number, zeros_like_tensor
 
 Number = int | float | bool
 
@@ -457,10 +457,11 @@ unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
                view=True, self=lambda grad, self_shape: _sum_to(grad, self_shape))
-flip_op = Op("FlipBackward0", lambda xp, self, *, dims: xp.flip(self, dims).copy(),  # a copy, not a view
+# A copy, not a view, laid out as its input (PyTorch's flip writes into an empty_like of it).
+flip_op = Op("FlipBackward0", lambda xp, self, *, dims: backend.clone(xp.flip(self, dims), backend.preserved_strides(self)),
              self=lambda grad, dims: grad.flip(dims))
 # roll with no dims rolls the flattened tensor; its gradient rolls back the other way.
-roll_op = Op("RollBackward0", lambda xp, self, *, shifts, dims: xp.roll(self, shifts, dims) if dims else xp.roll(self, shifts[0]),
+roll_op = Op("RollBackward0", lambda xp, self, *, shifts, dims: _row_major(xp, xp.roll(self, shifts, dims) if dims else xp.roll(self, shifts[0])),
              self=lambda grad, shifts, dims: roll_op(grad, shifts=tuple(-s for s in shifts), dims=dims))
 # rot90 flips one dim and swaps the two (a copy laid out as PyTorch's: transposed for odd k).
 rot90_op = Op("Rot90Backward0", lambda xp, self, *, k, dims: _rot90(xp, self, k, dims),
@@ -536,16 +537,17 @@ diag_embed_op = Op("DiagEmbedBackward0", lambda xp, self, *, offset, dim1, dim2:
 trace_op = Op("TraceBackward0", lambda xp, self, *, self_sym_sizes: xp.asarray(xp.trace(self, dtype=_accumulated(self))),
               self=lambda grad, self_sym_sizes: diagonal_backward_op(grad.expand(builtins.min(self_sym_sizes)), shape=self_sym_sizes, offset=0, dim1=0, dim2=1))
 # sort and topk pick values along dim: their gradient goes back to where each value was taken.
-sort_op = Op("SortBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _gather_at(xp, self, dim, indices),
+# sort's results are laid out as its input (PyTorch's sort writes into an empty_like of it), topk's row-major.
+sort_op = Op("SortBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _laid_out_as(_gather_at(xp, self, dim, indices), self),
              self=lambda grad, dim, indices, self_sym_sizes: _put_back(grad, self_sym_sizes, dim, indices))
 stable_sort_op = Op("SortBackward1", sort_op.forward, **sort_op.rules)  # sort(stable=True), PyTorch's other overload
-topk_op = Op("TopkBackward0", sort_op.forward, **sort_op.rules)
+topk_op = Op("TopkBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _gather_at(xp, self, dim, indices), **sort_op.rules)
 # repeat tiles self; each copy's gradient adds up (summed over the axes of the copies).
 repeat_op = Op("RepeatBackward0", lambda xp, self, *, repeats, self_sym_sizes: xp.tile(self.reshape(_padded(self.shape, repeats)), repeats),
                self=lambda grad, repeats, self_sym_sizes: _sum_copies(grad, repeats, self_sym_sizes))
-tril_op = Op("TrilBackward0", lambda xp, self, *, diagonal: xp.tril(self, diagonal),
+tril_op = Op("TrilBackward0", lambda xp, self, *, diagonal: _row_major(xp, xp.tril(self, diagonal)),
              self=lambda grad, diagonal: grad.tril(diagonal))
-triu_op = Op("TriuBackward0", lambda xp, self, *, diagonal: xp.triu(self, diagonal),
+triu_op = Op("TriuBackward0", lambda xp, self, *, diagonal: _row_major(xp, xp.triu(self, diagonal)),
              self=lambda grad, diagonal: grad.triu(diagonal))
 # A view taken again from its base (after an in-place change): it replays the view's steps, each
 # an (op, params, input shape) recorded when the view was taken, so it works for every view op;
@@ -787,7 +789,7 @@ def _cumulative_extreme_indices(xp, a, dim, largest):
     if a.dtype.kind == "f":
         reached |= xp.isnan(a)
     places = xp.arange(a.shape[dim]).reshape([-1 if d == dim else 1 for d in range(a.ndim)])
-    return _scan(xp, xp.maximum, xp.where(reached, places, 0), dim)
+    return _row_major(xp, _scan(xp, xp.maximum, xp.where(reached, places, 0), dim))  # (the values follow their layout)
 
 
 def _kthvalue_indices(a, dim: int, k: int):
@@ -1035,7 +1037,11 @@ def _check_divisor(a, b) -> None:
 def _modulo(xp, a, b, remainder):
     b = xp.asarray(b).astype(a.dtype, copy=False)  # cast: an int out of range wraps (uint8 % -2), as in PyTorch
     _check_divisor(a, b)
-    return remainder(a, b)
+    out = remainder(a, b)
+    if remainder is xp.remainder and out.dtype.kind == "f":
+        # PyTorch adjusts fmod's result, so a zero keeps the dividend's sign (NumPy's: the divisor's)
+        out = xp.where(out == 0, xp.copysign(out, a), out)
+    return out
 
 
 def _div_rounded(xp, a, b, mode):
@@ -1096,6 +1102,13 @@ def _untake_view(grad, steps):
     for op, params, shape in reversed(steps):
         grad = op.rules["self"](*[grad if k == "grad" else shape if k == "self_shape" else params[k] for k in op.reads["self"]])
     return grad
+
+
+def _laid_out_as(a, like):
+    """``a`` (shaped like the array ``like``) laid out as ``empty_like`` lays out a copy of ``like``,
+    as PyTorch lays out the results of sort (NumPy's are row-major)."""
+    strides = backend.preserved_strides(like)
+    return a if backend.element_strides(a) == strides else backend.clone(a, strides)
 
 
 def _row_major(xp, a):
@@ -1213,7 +1226,7 @@ def _times(grad: Tensor, alpha) -> Tensor:
 
 def _masked_select_backward(grad: Tensor, self: Tensor, mask) -> Tensor:
     """masked_select's gradient: ``grad`` put back where the mask (broadcast) was True."""
-    shape = broadcast_shapes(self.shape, mask.shape)
+    shape = _broadcast_shape(self.shape, mask.shape)
     xp = backend.xp(grad.device)
     with backend.on(grad.device):
         places = xp.flatnonzero(xp.broadcast_to(mask, shape))
@@ -1665,19 +1678,37 @@ def _one_device(name: str, *tensors: Tensor):
     return device, tensors
 
 
-def broadcast_shapes(*shapes) -> tuple[int, ...]:
-    """The shape that ``shapes`` broadcast to, with PyTorch's error when they don't."""
+def broadcast_shapes(*shapes) -> Size:
+    """The shape that tensors of ``shapes`` (each a sequence of ints, or an int for a vector)
+    broadcast to.
+
+    >>> import minigrad as torch
+    >>> torch.broadcast_shapes((2,), (3, 1), (1, 1, 1))
+    torch.Size([1, 3, 2])
+    """
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for s in shapes:
+        if not isinstance(s, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
+    return Size(_broadcast_shape(*shapes))
+
+
+def _broadcast_shape(*shapes) -> tuple[int, ...]:
+    """The shape that ``shapes`` broadcast to, or the error of a PyTorch op whose tensors'
+    shapes do not broadcast. As in PyTorch, each shape is met in turn and compared from its last
+    dimension, the dimension counted in the result."""
     ndim = builtins.max((len(s) for s in shapes), default=0)
     result = [1] * ndim
     for s in shapes:
-        for i, size in enumerate(s):
-            j = ndim - len(s) + i
+        for j in reversed(range(ndim - len(s), ndim)):
+            size = s[j - ndim]
             if result[j] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
                 result[j] = size
             elif size not in (1, result[j]):
-                a, b = (result[j], size)
                 raise RuntimeError(
-                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at "
+                    f"The size of tensor a ({result[j]}) must match the size of tensor b ({size}) at "
                     f"non-singleton dimension {j}"
                 )
     return tuple(result)
@@ -1703,16 +1734,30 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
                 other is dtypes.bool and dtype.is_floating_point and params.get("alpha", 1) == 1
             ):
                 if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
-                    broadcast_shapes(a._data.shape, b._data.shape)
-                return op(a, b, **params)
+                    _broadcast_shape(a._data.shape, b._data.shape)
+                result = op(a, b, **params)
+                if not b._data.ndim or a._data.flags.c_contiguous:  # (see _lay_out_as_torch)
+                    return result
+                return _lay_out_as_torch(result, a, b)
     dtype = _operand_dtype((a, b))
     if float_result and not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
     device = a.device if isinstance(a, Tensor) else b.device
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
     if a.shape != b.shape:
-        broadcast_shapes(a.shape, b.shape)
-    return op(a, b, dtype=dtype, **params)
+        _broadcast_shape(a.shape, b.shape)
+    result = op(a, b, dtype=dtype, **params)
+    return result if not b._data.ndim or a._data.flags.c_contiguous else _lay_out_as_torch(result, a, b)
+
+
+def _lay_out_as_torch(result: Tensor, *inputs: Tensor) -> Tensor:
+    """``result``, just made by an elementwise op on ``inputs``, laid out as PyTorch lays it out
+    (``x.t() + y`` as ``x.t()``, where NumPy's result is row-major; see
+    ``backend.elementwise_layout``). ``_binary`` skips it when the first input is row-major or
+    the second is 0-d: NumPy's layout is PyTorch's then (checking costs the hot path). The array is replaced, if at all, before anyone but the result's
+    node has seen it (a saved result keeps the same values in NumPy's layout)."""
+    result._data = backend.elementwise_layout(result._data, [t._data for t in inputs])
+    return result
 
 
 def _floating(a: Tensor) -> dtypes.dtype | None:
@@ -1820,7 +1865,7 @@ def floor_divide(input, other) -> Tensor:
         return _binary(floor_divide_op, input, other)
     dtype = _operand_dtype((input, other))
     if isinstance(input, Tensor) and isinstance(other, Tensor):
-        broadcast_shapes(input.shape, other.shape)
+        _broadcast_shape(input.shape, other.shape)
         _, (input, other) = _one_device("floor_divide", input, other)
     if input_grad:
         return floor_divide_scalar_op(input, other=other._data if isinstance(other, Tensor) else other, dtype=dtype)
@@ -2168,13 +2213,14 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
             raise RuntimeError(
                 f"expected dtype {_cpp_name(input.dtype)} for `{name}` but got dtype {_cpp_name(t.dtype)}"
             )
-    broadcast_shapes(input.shape, end.shape, *([weight.shape] if weighted_by_tensor else []))
+    _broadcast_shape(input.shape, end.shape, *([weight.shape] if weighted_by_tensor else []))
     if not input.dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if weighted_by_tensor else "lerp_kernel_scalar"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
     if weighted_by_tensor:  # a 0-d weight of another dtype is converted, as in PyTorch
-        return lerp_tensor_op(input, end, weight, dtype=None if weight.dtype is input.dtype else input.dtype)
-    return lerp_op(input, end, weight=weight)
+        result = lerp_tensor_op(input, end, weight, dtype=None if weight.dtype is input.dtype else input.dtype)
+        return _lay_out_as_torch(result, input, end, weight)
+    return _lay_out_as_torch(lerp_op(input, end, weight=weight), input, end)
 
 
 def _cpp_name(dtype: dtypes.dtype) -> str:
@@ -2209,7 +2255,7 @@ def _add_combined(op: Op, name: str, input: Tensor, tensor1: Tensor, tensor2: Te
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes."
         )
-    broadcast_shapes(input.shape, tensor1.shape, tensor2.shape)
+    _broadcast_shape(input.shape, tensor1.shape, tensor2.shape)
     dtype = _operand_dtype((input, tensor1, tensor2))
     if dtype is dtypes.bool:
         kernel = f"{name}_cpu_out" if input.device.type == "cpu" else f"{name}_cuda"
@@ -2362,11 +2408,13 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
         if dtype.is_floating_point:
             lo = _as_tensor(-math.inf if min is None else min, dtype, input.device)
             hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
-            broadcast_shapes(input.shape, lo.shape, hi.shape)
-            return clamp_tensor_op(input, lo, hi, dtype=dtype)
+            _broadcast_shape(input.shape, lo.shape, hi.shape)
+            return _lay_out_as_torch(clamp_tensor_op(input, lo, hi, dtype=dtype), input, lo, hi)
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
     dtype = _operand_dtype([v for v in (input, min, max) if v is not None])  # an int tensor with 1.5 is float
+    if dtype is dtypes.bool:  # (bool bounds of a bool tensor: PyTorch's kernels for numbers have no bool version)
+        _no_bool_clamp("clamp" if min is not None and max is not None else "clamp_min" if min is not None else "clamp_max", input)
     for bound in (min, max):
         if bound is not None:
             _check_fits(bound, dtype)
@@ -2389,10 +2437,16 @@ def clamp_max(input: Tensor, max) -> Tensor:  # noqa: A002
 def _clamp_one(input: Tensor, bound, number_op: Op, tensor_op: Op, name: str) -> Tensor:
     dtype = _operand_dtype((input, bound))  # an int tensor with 2.5 is float, as in clamp
     if isinstance(bound, Tensor):
-        broadcast_shapes(input.shape, bound.shape)
-        return tensor_op(input, bound, dtype=dtype)
+        _broadcast_shape(input.shape, bound.shape)
+        return _lay_out_as_torch(tensor_op(input, bound, dtype=dtype), input, bound)
+    if dtype is dtypes.bool:
+        _no_bool_clamp(f"clamp_{name}", input)
     _check_fits(bound, dtype)
     return number_op(input, dtype=dtype if dtype is not input.dtype else None, **{name: bound})
+
+
+def _no_bool_clamp(name: str, input: Tensor) -> None:
+    raise NotImplementedError(f"\"{name}_scalar_{input.device.type}\" not implemented for 'Bool'")
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
@@ -2405,20 +2459,32 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
     return _binary(minimum_op, input, other)
 
 
-def where(condition: Tensor, input, other) -> Tensor:
-    """``input`` where ``condition`` holds, else ``other`` (numbers allowed for either)."""
+def where(condition: Tensor, input=_NOT_GIVEN, other=_NOT_GIVEN):
+    """``input`` where ``condition`` holds, else ``other`` (numbers allowed for either); with
+    ``condition`` alone, ``nonzero(condition, as_tuple=True)``: where it holds.
+
+    >>> import minigrad as torch
+    >>> torch.where(torch.tensor([[0, 1], [2, 0]]))
+    (tensor([0, 1]), tensor([1, 0]))
+    """
+    _check_tensors("where", ("condition", condition))
+    if input is _NOT_GIVEN and other is _NOT_GIVEN:
+        return nonzero(condition, as_tuple=True)
+    if input is _NOT_GIVEN or other is _NOT_GIVEN:  # PyTorch has no overload for one of them alone
+        raise _invalid_arguments("where", condition, input if other is _NOT_GIVEN else other)
     dtype = _operand_dtype((input, other))
     device = condition.device
     input, other = _as_tensor(input, dtype, device), _as_tensor(other, dtype, device)
     if condition.dtype is not dtypes.bool:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}")
-    broadcast_shapes(condition.shape, input.shape, other.shape)
+    _broadcast_shape(condition.shape, input.shape, other.shape)
     _, (condition, input, other) = _one_device("where", condition, input, other)
-    return where_op(input, other, condition=_kept(condition, input, other), dtype=dtype)
+    result = where_op(input, other, condition=_kept(condition, input, other), dtype=dtype)
+    return _lay_out_as_torch(result, condition, input, other)
 
 
 # The C++ names PyTorch's messages give some dtypes.
-_CPP_NAMES = {dtypes.float32: "float", dtypes.float64: "double", dtypes.float16: "c10::Half", dtypes.int64: "long int",
+_CPP_NAMES = {dtypes.bool: "bool", dtypes.float32: "float", dtypes.float64: "double", dtypes.float16: "c10::Half", dtypes.int64: "long int",
               dtypes.int32: "int", dtypes.int16: "short int", dtypes.int8: "signed char", dtypes.uint8: "unsigned char"}
 
 
@@ -2458,7 +2524,7 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
             f"masked_fill_ only supports boolean masks, but got mask with dtype {got}; make one with a "
             "comparison (x > 0) or .bool()"
         )
-    broadcast_shapes(input.shape, mask.shape)
+    _broadcast_shape(input.shape, mask.shape)
     device, (input, mask) = _one_device("masked_fill", input, mask)
     if not isinstance(value, Tensor):
         _check_fits(value, input.dtype)
@@ -2731,7 +2797,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     tensor([0, 2, 1])
     """
     dim = _wrap_dim(dim, input.ndim)
-    indices = _sorting_indices(input, dim, descending)
+    indices = _laid_out_as(_sorting_indices(input, dim, descending), input._data)
     op = stable_sort_op if stable else sort_op
     values = op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
     return return_types_sort(values, Tensor._make(indices))
@@ -2739,7 +2805,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
 
 def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices that sort ``input`` along ``dim`` (``sort(...).indices``)."""
-    return Tensor._make(_sorting_indices(input, _wrap_dim(dim, input.ndim), descending))
+    return Tensor._make(_laid_out_as(_sorting_indices(input, _wrap_dim(dim, input.ndim), descending), input._data))
 
 
 def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
@@ -3075,7 +3141,7 @@ def matmul(input: Tensor, other: Tensor) -> Tensor:
         return _folded_matmul(a, b)
     # A batch of products: both sides expanded to the common batch, flattened to one batch dim
     # (a copy where the batch was broadcast), one bmm, viewed back.
-    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    batch = _broadcast_shape(a.shape[:-2], b.shape[:-2])
     k_a, k_b = a.shape[-1], b.shape[-2] if b.ndim > 1 else b.shape[0]
     n, p = a.shape[-2] if a.ndim > 1 else 1, b.shape[-1] if b.ndim > 1 else 1
     count = math.prod(batch)
@@ -3129,10 +3195,10 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: {list(mat2.shape[:2])}."
         )
+    if input.dtype is dtypes.bool:  # (PyTorch's kernel is chosen by the first dtype before the second is checked)
+        _no_bool_product("bmm")
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {mat2.dtype._legacy_name}")
-    if input.dtype is dtypes.bool:
-        _no_bool_product("bmm")
     return bmm_op(input, mat2)
 
 
@@ -3156,7 +3222,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha:
         )
     out_shape = _check_product(mat1, mat2)
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
-        broadcast_shapes(input._data.shape, out_shape)
+        _broadcast_shape(input._data.shape, out_shape)
     if input._data.dtype is _BOOL_ARRAY:
         raise NotImplementedError(f"\"addmm_impl_{input.device.type}_\" not implemented for 'Bool'")
     if beta == 1 and alpha == 1:  # nn.Linear's hot path: no scaling to record
@@ -3965,7 +4031,7 @@ def broadcast_tensors(*tensors) -> tuple[Tensor, ...]:
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    shape = broadcast_shapes(*(t.shape for t in tensors))
+    shape = _broadcast_shape(*(t.shape for t in tensors))
     return tuple(t if t.shape == shape else expand(t, shape) for t in tensors)
 
 
@@ -4291,7 +4357,7 @@ def _check_index_shapes(key: tuple) -> None:
         if backend.is_array(k):
             shapes += [(int(k.sum()),)] * k.ndim if k.dtype == bool else [k.shape]
     try:
-        broadcast_shapes(*shapes)
+        _broadcast_shape(*shapes)
     except RuntimeError:
         listed = ", ".join(str(list(shape)) for shape in shapes)
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}") from None
@@ -4473,11 +4539,11 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
         )
     size = input.shape[dim]
     along = lambda shape, n: tuple(shape[:dim]) + (n,) + tuple(shape[dim + 1 :])  # noqa: E731
-    shape = broadcast_shapes(along(input.shape, indices.shape[dim]), indices.shape)
+    shape = _broadcast_shape(along(input.shape, indices.shape[dim]), indices.shape)
     if math.prod(shape):  # nothing to take: no remainder by an empty dim's 0 (PyTorch's empty result)
         indices = indices.remainder(size)
     indices = indices.broadcast_to(shape)
-    input = input.broadcast_to(broadcast_shapes(along(indices.shape, size), input.shape))
+    input = input.broadcast_to(_broadcast_shape(along(indices.shape, size), input.shape))
     return gather(input, dim, indices)
 
 
@@ -4659,7 +4725,7 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
         raise TypeError(f"masked_select(): argument 'mask' (position 2) must be Tensor, not {type(mask).__name__}")
     if mask.dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
-    broadcast_shapes(mask.shape, input.shape)  # (PyTorch names the mask first)
+    _broadcast_shape(mask.shape, input.shape)  # (PyTorch names the mask first)
     _, (input, mask) = _one_device("masked_select", input, mask)
     return masked_select_op(input, mask=_kept(mask, input))
 
@@ -4677,7 +4743,8 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     with backend.on(input.device):
         if as_tuple:  # a 0-d tensor counts as a vector of one element here, as in PyTorch
             # each a contiguous vector, as PyTorch's (columns of a column-major (n, ndim) result)
-            return tuple(Tensor._make(_row_major(xp, i.astype("int64", copy=False))) for i in xp.nonzero(a.reshape(-1) if not a.ndim else a))
+            found = (i.astype("int64", copy=False) for i in xp.nonzero(a.reshape(-1) if not a.ndim else a))
+            return tuple(Tensor._make(_row_major(xp, i) if i.size else backend.with_torch_strides(i)) for i in found)
         return Tensor._make(xp.argwhere(a).astype("int64", copy=False))
 
 
@@ -4936,7 +5003,7 @@ def _check_index_put_shape(input: Tensor, key: tuple, value: Tensor) -> None:
     """PyTorch's error when ``value`` does not broadcast to the shape ``input[key]`` has."""
     shape = input._data[key].shape
     try:
-        fits = broadcast_shapes(value.shape[_leading_ones(value.shape) :], shape) == shape
+        fits = _broadcast_shape(value.shape[_leading_ones(value.shape) :], shape) == shape
     except RuntimeError:
         fits = False
     if not fits:
@@ -5523,7 +5590,7 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     key = _checked_places(input, key)
     shape = input._data[key].shape
     try:  # the shapes first, then the dtypes (PyTorch's order)
-        fits = broadcast_shapes(values.shape, shape) == shape
+        fits = _broadcast_shape(values.shape, shape) == shape
     except RuntimeError:
         fits = False
     if not fits:
@@ -5587,7 +5654,7 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
             f"masked_scatter: expected self and source to have same dtypes but got{input.dtype._legacy_name} and "
             f"{source.dtype._legacy_name}"
         )
-    shape = broadcast_shapes(input.shape, mask.shape)
+    shape = _broadcast_shape(input.shape, mask.shape)
     if source.numel() < int(backend.xp(mask.device).broadcast_to(mask._data, shape).sum()):
         raise RuntimeError("Number of elements of source < number of ones in mask")
     _, (input, mask, source) = _one_device("masked_scatter", input, mask, source)
@@ -5809,12 +5876,13 @@ def _compare(name: str, a, b) -> Tensor:
     dtype = _operand_dtype((a, b))
     device = a.device if isinstance(a, Tensor) else b.device
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
-    broadcast_shapes(a.shape, b.shape)
+    _broadcast_shape(a.shape, b.shape)
     device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)
     target = backend.array_dtype(dtype)
     with backend.on(device):
-        return Tensor._make(xp.asarray(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False))))
+        out = xp.asarray(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
+    return Tensor._make(backend.elementwise_layout(out, [a._data, b._data]))
 
 
 def eq(input, other) -> Tensor:
@@ -5882,7 +5950,7 @@ def logical_not(input: Tensor) -> Tensor:
 def _broadcast_first(a, b) -> None:
     """PyTorch checks that two tensors broadcast before it looks for a kernel of their dtype."""
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.shape != b._data.shape:
-        broadcast_shapes(a.shape, b.shape)
+        _broadcast_shape(a.shape, b.shape)
 
 
 def _bitwise(name: str, a, b) -> Tensor:
@@ -5892,12 +5960,13 @@ def _bitwise(name: str, a, b) -> Tensor:
     if dtype.is_floating_point:  # PyTorch's words: the kernel has no floating version
         raise NotImplementedError(f'"{name}_{device.type}" not implemented for \'{dtype._legacy_name}\'')
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
-    broadcast_shapes(a.shape, b.shape)  # PyTorch's error when they do not broadcast
+    _broadcast_shape(a.shape, b.shape)  # PyTorch's error when they do not broadcast
     device, (a, b) = _one_device(name, a, b)
     xp = backend.xp(device)
     target = backend.array_dtype(dtype)
     with backend.on(device):
-        return Tensor._make(getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False)))
+        out = getattr(xp, name)(a._data.astype(target, copy=False), b._data.astype(target, copy=False))
+    return Tensor._make(backend.elementwise_layout(out, [a._data, b._data]))
 
 
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
@@ -5944,7 +6013,7 @@ def _check_close(name: str, input, other) -> None:
     _check_tensors(name, ("input", input), ("other", other))
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{input.dtype._legacy_name} did not match {other.dtype._legacy_name}")
-    broadcast_shapes(input.shape, other.shape)
+    _broadcast_shape(input.shape, other.shape)
 
 
 def _elementwise_nograd(name: str):
@@ -6478,7 +6547,7 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     mode, rows1, rows2 = _CDIST_MODES[compute_mode], x1.shape[-2], x2.shape[-2]
-    batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    batch = _broadcast_shape(x1.shape[:-2], x2.shape[:-2])
     if p == 2 and (mode == 1 or (mode == 0 and (rows1 > 25 or rows2 > 25))):
         if x1.ndim == 2 and x2.ndim == 2:
             return view(euclidean_dist_op(x1, x2), (rows1, rows2))
@@ -6635,7 +6704,7 @@ def _integer_binary(kernel: str, a, b, compute, *, bools: bool = True) -> Tensor
     if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
         raise _kernel_error(kernel, device, dtype)
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
-    broadcast_shapes(a.shape, b.shape)
+    _broadcast_shape(a.shape, b.shape)
     device, (a, b) = _one_device(kernel, a, b)
     target = backend.array_dtype(dtype)
     with backend.on(device):
@@ -6829,7 +6898,7 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     tensor([4.0000, 1.5000])
     """
     _check_tensors("ldexp", ("input", input), ("other", other))
-    broadcast_shapes(input.shape, other.shape)
+    _broadcast_shape(input.shape, other.shape)
     to = _operand_dtype((input, other))
     to = to if to.is_floating_point else dtypes.get_default_dtype()
     return ldexp_op(input, other, to=backend.array_dtype(to))
@@ -6960,7 +7029,7 @@ def dist(input: Tensor, other: Tensor, p: Number = 2) -> Tensor:
     tensor(5.)
     """
     _check_tensors("dist", ("input", input), ("other", other))
-    broadcast_shapes(input.shape, other.shape)
+    _broadcast_shape(input.shape, other.shape)
     dtype = _operand_dtype((input, other))
     if not dtype.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {dtype._legacy_name} instead.")
@@ -7205,7 +7274,7 @@ def _quantile(name: str, input: Tensor, q, dim, keepdim: bool, interpolation: st
         ranks = ranks.masked_fill(ranks < 0, 0)
     else:
         last = ordered.shape[-1] - 1
-        ranks = (q * last).expand(broadcast_shapes(q.shape, (*ordered.shape[:-1], 1)))
+        ranks = (q * last).expand(_broadcast_shape(q.shape, (*ordered.shape[:-1], 1)))
         ranks = ranks.masked_fill(ordered.isnan().any(-1, keepdim=True), last)
     if interpolation in ("lower", "higher", "nearest"):
         ranks = {"lower": floor, "higher": ceil, "nearest": round}[interpolation](ranks)
