@@ -12,6 +12,7 @@
 """
 
 from . import autograd, cuda
+from ._arguments import checked as _checked
 from ._printing import set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
@@ -91,11 +92,15 @@ from .factories import (
     zeros_like,
 )
 from .functions import *  # noqa: F403 - every differentiable function, PyTorch-style
+from .functions import __all__ as _function_names
 from .functions import _torch_range as range  # PyTorch's names, private in functions
 from .functions import _torch_scalar_tensor as scalar_tensor
 from .functions import broadcast_shapes
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Size, Tensor
+
+for _name in _function_names:  # a wrong argument gets PyTorch's TypeError, not an AttributeError from inside
+    globals()[_name] = _checked(globals()[_name])
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64

@@ -2611,7 +2611,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
             UserWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
     dims = None if dim is None else dims  # kept as given: the gradient's graph depends on it, as in PyTorch
     if isinstance(op, Op):
@@ -3338,7 +3338,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
             "simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in "
             "a future release.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         if dim is None:
@@ -3354,7 +3354,7 @@ def chain_matmul(*matrices) -> Tensor:
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
         "instead, which accepts a list of two or more tensors rather than multiple parameters.",
         UserWarning,
-        stacklevel=2,
+        stacklevel=3,
     )
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
@@ -4049,7 +4049,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     """
     tensors, _ = _tensors_given("meshgrid", tensors)
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning, stacklevel=2)
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning, stacklevel=3)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
@@ -5531,7 +5531,7 @@ def _scatter_reduce_by(input: Tensor, dim: int, index: Tensor, src, reduce: str)
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
             "PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
         dim = _check_index_along("scatter", input, dim, index, src)
         _, (input, index, src) = _one_device("scatter", input, index, src)
@@ -6070,7 +6070,7 @@ isfinite = _elementwise_nograd("isfinite")
 # ----------------------------------------------------------------------------------------------
 
 
-def einsum(equation: str, *operands) -> Tensor:
+def einsum(equation: str | Tensor, *operands) -> Tensor:
     """Sums of products of the operands' elements, named by subscripts: ``'ij,jk->ik'`` is a
     matrix product, ``'ii->i'`` a diagonal, ``'...ij->...ji'`` a batch of transposes. The operands
     may also be given as one list. Without ``->`` the output holds the subscripts that appear once,
@@ -7171,7 +7171,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
         warnings.warn(
             "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
         normalizer = zeros_like_tensor(normalizer)
     centred = rows - average.unsqueeze(1)
@@ -7661,7 +7661,7 @@ def adjoint(input: Tensor) -> Tensor:
             [2]])
     """
     if input.ndim == 0:
-        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=3)
         return input
     if input.ndim == 1:
         raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")

@@ -1875,10 +1875,12 @@ def zeros_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:
 
 
 from . import functions as F  # noqa: E402  (functions needs Tensor, so it is imported last)
+from ._arguments import checked  # noqa: E402
 
-# Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x).
+# Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x) (and a wrong
+# argument gets PyTorch's TypeError, not an AttributeError from inside).
 for _name in _METHODS:
-    setattr(Tensor, _name, getattr(F, _name))
+    setattr(Tensor, _name, checked(getattr(F, _name), method=True))
 # The commonest operators call no method of their own first (each is one Python call less).
 Tensor.__add__ = Tensor.__radd__ = F.add
 Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub

@@ -1,0 +1,138 @@
+"""PyTorch's TypeError for an argument of the wrong type, for ``torch.*`` functions and methods.
+
+PyTorch's argument parser refuses a list where a tensor belongs, before anything runs::
+
+    matmul(): argument 'other' (position 2) must be Tensor, not list
+
+minigrad's functions would instead fail somewhere inside, with an AttributeError about an
+attribute of minigrad's internals. :func:`checked` wraps a function so that, when a call fails,
+its arguments are compared with the function's type hints, and a wrong one is reported as
+PyTorch reports it. The check runs only after a failure, so a correct call pays for one
+function call and nothing else.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import numbers
+import re
+from collections.abc import Callable
+
+import numpy
+
+from . import dtypes
+from .tensor import Size, Tensor
+
+
+def type_name(value) -> str:
+    """A type as PyTorch's argument errors name it: ``list``, ``NoneType``, ``numpy.ndarray``."""
+    kind = type(value)
+    if isinstance(value, Tensor):
+        return "Tensor"
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
+def _is_integer(value) -> bool:
+    if isinstance(value, Tensor):  # a one-element integer tensor stands for its number, as in PyTorch
+        return value.numel() == 1 and not value.dtype.is_floating_point
+    return isinstance(value, numbers.Integral | numpy.integer)
+
+
+def _is_number(value) -> bool:
+    if isinstance(value, Tensor):
+        return value.numel() == 1
+    return isinstance(value, numbers.Number | numpy.number | numpy.bool_)
+
+
+def _is_sequence_of(check: Callable) -> Callable:
+    return lambda value: isinstance(value, list | tuple) and all(check(v) for v in value)
+
+
+# The kinds a type hint names: (PyTorch's word for it, the check). A hint naming anything else
+# is not checked.
+_KINDS = {
+    "Tensor": ("Tensor", lambda v: isinstance(v, Tensor)),
+    "int": ("int", _is_integer),
+    "bool": ("bool", lambda v: isinstance(v, bool | numpy.bool_ | numbers.Integral)),
+    "float": ("float", _is_number),
+    "Number": ("Number", _is_number),
+    "str": ("str", lambda v: isinstance(v, str)),
+    "dtype": ("torch.dtype", lambda v: isinstance(v, dtypes.dtype)),
+    "None": (None, lambda v: v is None),
+    "Size": ("tuple of ints", lambda v: isinstance(v, Size) or _is_sequence_of(_is_integer)(v)),
+    "Sequence[Tensor]": ("tuple of Tensors", _is_sequence_of(lambda v: isinstance(v, Tensor))),
+    "Sequence[int]": ("tuple of ints", lambda v: _is_integer(v) or _is_sequence_of(_is_integer)(v)),
+}
+_ALIASES = {
+    "dtypes.dtype": "dtype",
+    "list[Tensor]": "Sequence[Tensor]",
+    "tuple[Tensor, ...]": "Sequence[Tensor]",
+    "list[int]": "Sequence[int]",
+    "tuple[int, ...]": "Sequence[int]",
+    "builtins.int": "int",
+    "builtins.bool": "bool",
+    "builtins.float": "float",
+}
+
+
+def _kinds(annotation) -> list | None:
+    """The kinds a type hint allows, or None when it names one this module does not know."""
+    if not isinstance(annotation, str):
+        return None
+    kinds = []
+    for alternative in re.split(r"\s*\|\s*", annotation.strip()):
+        kind = _KINDS.get(_ALIASES.get(alternative, alternative))
+        if kind is None:
+            return None
+        kinds.append(kind)
+    return kinds
+
+
+def wrong_argument(function: Callable, args: tuple, kwargs: dict, method: bool = False) -> TypeError | None:
+    """PyTorch's TypeError for the first argument of this call whose type its hint does not
+    allow, or None. ``method``: called as a method, so positions do not count ``self``."""
+    try:
+        bound = inspect.signature(function).bind_partial(*args, **kwargs)
+    except TypeError:
+        return None  # too many or unknown arguments: Python's own error says so
+    parameters = list(inspect.signature(function).parameters.values())
+    for index, parameter in enumerate(parameters):
+        if parameter.name not in bound.arguments or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        kinds = _kinds(parameter.annotation)
+        value = bound.arguments[parameter.name]
+        if kinds is None or any(check(value) for _, check in kinds):
+            continue
+        expected = next(word for word, _ in kinds if word is not None)
+        position = index if method else index + 1  # (a method's positions do not count self)
+        # PyTorch gives the position of an argument passed by position only
+        where = f" (position {position})" if index < len(args) and position >= 1 else ""
+        return TypeError(
+            f"{function.__name__}(): argument '{parameter.name}'{where} must be {expected}, not {type_name(value)}"
+        )
+    return None
+
+
+def checked(function: Callable, method: bool = False) -> Callable:
+    """``function``, reporting a wrong argument as PyTorch does when a call of it fails.
+
+    >>> import minigrad as torch
+    >>> torch.matmul(torch.ones(2, 2), [1.0, 2.0])
+    Traceback (most recent call last):
+    TypeError: matmul(): argument 'other' (position 2) must be Tensor, not list
+    """
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception as error:
+            if isinstance(error, TypeError) and re.match(r"\w+\(\)(:| received)", str(error)):
+                raise  # already a parser's error ("lerp() received ..."), from the function's own check
+            problem = wrong_argument(function, args, kwargs, method)
+            if problem is None:
+                raise
+            raise problem from None
+
+    return call

@@ -1,0 +1,42 @@
+"""An argument of the wrong type, given to a ``torch.*`` function or a Tensor method, gets
+PyTorch's TypeError naming the argument, its position and the type it must be: not an
+AttributeError from minigrad's internals (``'list' object has no attribute 'ndim'``)."""
+
+import numpy as np
+import pytest
+
+import minigrad
+
+torch = pytest.importorskip("torch")
+
+from oracle import same_error  # noqa: E402
+
+CALLS = [
+    # (what, the call, the message both libraries give)
+    ("function, second", lambda lib: lib.matmul(lib.ones(2, 2), [1.0, 2.0]), "matmul(): argument 'other' (position 2) must be Tensor, not list"),
+    ("function, first", lambda lib: lib.softmax(np.ones(3), 0), "softmax(): argument 'input' (position 1) must be Tensor, not numpy.ndarray"),
+    ("function, None", lambda lib: lib.tril(None), "tril(): argument 'input' (position 1) must be Tensor, not NoneType"),
+    ("function, number", lambda lib: lib.cross(2.0, lib.ones(3), dim=0), "cross(): argument 'input' (position 1) must be Tensor, not float"),
+    ("function, int argument", lambda lib: lib.topk(lib.ones(4), lib.ones(4)), "topk(): argument 'k' (position 2) must be int, not Tensor"),
+    ("function, keyword", lambda lib: lib.matmul(lib.ones(2, 2), other=(1, 2)), "matmul(): argument 'other' must be Tensor, not tuple"),
+    ("function, list of tensors", lambda lib: lib.stack("ab"), "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not str"),
+    ("method", lambda lib: lib.ones(2, 3).matmul(3), "matmul(): argument 'other' (position 1) must be Tensor, not int"),
+    ("method, list", lambda lib: lib.ones(3).dot([1.0, 2.0, 3.0]), "must be Tensor, not list"),
+    ("method, int argument", lambda lib: lib.ones(3).topk(lib.ones(3)), "topk(): argument 'k' (position 1) must be int, not Tensor"),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "message"), CALLS, ids=[c[0] for c in CALLS])
+def test_a_wrong_argument_type_is_named_as_pytorch_names_it(what, call, message):
+    same_error(call, message)
+
+
+def test_correct_calls_and_their_own_errors_are_untouched():
+    # a one-element integer tensor is a number where an int belongs, as in PyTorch
+    assert minigrad.topk(minigrad.arange(5.0), minigrad.tensor(2)).values.tolist() == [4.0, 3.0]
+    # an error that is not about an argument's type stays as it was
+    same_error(lambda lib: lib.matmul(lib.ones(2, 3), lib.ones(2, 3)), "cannot be multiplied")
+    same_error(lambda lib: lib.softmax(lib.ones(2), 3), "Dimension out of range")
+    # the wrapped function keeps its name, signature and docstring
+    assert minigrad.matmul.__name__ == "matmul" and "other" in str(minigrad.matmul.__wrapped__.__code__.co_varnames)
+    assert minigrad.Tensor.matmul.__doc__ == minigrad.functions.matmul.__doc__
