@@ -40,3 +40,19 @@ def test_correct_calls_and_their_own_errors_are_untouched():
     # the wrapped function keeps its name, signature and docstring
     assert minigrad.matmul.__name__ == "matmul" and "other" in str(minigrad.matmul.__wrapped__.__code__.co_varnames)
     assert minigrad.Tensor.matmul.__doc__ == minigrad.functions.matmul.__doc__
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: minigrad.cross(minigrad.ones(3, 3), minigrad.ones(3, 3)),
+        lambda: minigrad.ones(3, 3).cross(minigrad.ones(3, 3)),
+        lambda: minigrad.ones(1).std(),
+        lambda: minigrad.meshgrid(minigrad.ones(2), minigrad.ones(2)),
+        lambda: minigrad.cov(minigrad.ones(2, 1)),
+    ],
+)
+def test_a_warning_from_inside_a_checked_function_points_at_the_caller(call):
+    with pytest.warns(UserWarning) as caught:
+        call()
+    assert caught[0].filename == __file__
