@@ -19,9 +19,7 @@ import numbers
 import re
 from collections.abc import Callable
 
-import numpy
-
-from . import dtypes
+from . import backend, dtypes
 from .tensor import Size, Tensor
 
 
@@ -36,13 +34,13 @@ def type_name(value) -> str:
 def _is_integer(value) -> bool:
     if isinstance(value, Tensor):  # a one-element integer tensor stands for its number, as in PyTorch
         return value.numel() == 1 and not value.dtype.is_floating_point
-    return isinstance(value, numbers.Integral | numpy.integer)
+    return isinstance(value, numbers.Integral | backend.numpy.integer)
 
 
 def _is_number(value) -> bool:
     if isinstance(value, Tensor):
         return value.numel() == 1
-    return isinstance(value, numbers.Number | numpy.number | numpy.bool_)
+    return isinstance(value, numbers.Number | backend.numpy.number | backend.numpy.bool_)
 
 
 def _is_sequence_of(check: Callable) -> Callable:
@@ -54,7 +52,7 @@ def _is_sequence_of(check: Callable) -> Callable:
 _KINDS = {
     "Tensor": ("Tensor", lambda v: isinstance(v, Tensor)),
     "int": ("int", _is_integer),
-    "bool": ("bool", lambda v: isinstance(v, bool | numpy.bool_ | numbers.Integral)),
+    "bool": ("bool", lambda v: isinstance(v, bool | backend.numpy.bool_ | numbers.Integral)),
     "float": ("float", _is_number),
     "Number": ("Number", _is_number),
     "str": ("str", lambda v: isinstance(v, str)),

@@ -93,6 +93,7 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: 
             dtype = dtypes.from_array_dtype(data.dtype)
         else:
             dtype = _infer_dtype(data)
+    backend.array_dtype(dtype)  # a wrong dtype first: it is no fault of the data
     try:
         array = backend.asarray(_plain(data), dtype, device)
     except (ValueError, TypeError) as exc:

@@ -56,3 +56,17 @@ def test_a_warning_from_inside_a_checked_function_points_at_the_caller(call):
     with pytest.warns(UserWarning) as caught:
         call()
     assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.zeros(2, dtype="float32"),
+        lambda lib: lib.tensor([1.0], dtype="int64"),
+        lambda lib: lib.ones(2).to(dtype="float16"),
+        lambda lib: lib.arange(3, dtype="float32"),
+    ],
+)
+def test_a_dtype_given_as_a_string_is_a_type_error_that_says_what_to_write(make):
+    error = same_error(make, "dtype")
+    assert "must be torch.dtype, not str" in str(error) and "write torch." in str(error)
