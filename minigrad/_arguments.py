@@ -90,12 +90,12 @@ def _kinds(annotation) -> list | None:
 def wrong_argument(function: Callable, args: tuple, kwargs: dict, method: bool = False) -> TypeError | None:
     """PyTorch's TypeError for the first argument of this call whose type its hint does not
     allow, or None. ``method``: called as a method, so positions do not count ``self``."""
+    signature = inspect.signature(function)
     try:
-        bound = inspect.signature(function).bind_partial(*args, **kwargs)
+        bound = signature.bind_partial(*args, **kwargs)
     except TypeError:
         return None  # too many or unknown arguments: Python's own error says so
-    parameters = list(inspect.signature(function).parameters.values())
-    for index, parameter in enumerate(parameters):
+    for index, parameter in enumerate(signature.parameters.values()):
         if parameter.name not in bound.arguments or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         kinds = _kinds(parameter.annotation)
