@@ -1495,8 +1495,9 @@ pixel_unshuffle_op = Op(
 
 # interpolate: each spatial axis is resampled by an (out, in) matrix of weights, built with
 # PyTorch's index arithmetic (in float32 for float32 inputs, as its kernels compute): one 1 per
-# row for 'nearest', two neighbours' weights for 'linear', a wider triangle for 'antialias'. The
-# 2-d result is R_h @ x @ R_w.T (along W first, as PyTorch sums); the gradient R_h.T @ g @ R_w.
+# row for 'nearest', two neighbours' weights for 'linear', four for 'cubic', a wider filter for
+# the antialiased modes ('linear-aa', 'cubic-aa'). The 2-d result is R_h @ x @ R_w.T (along W
+# first, as PyTorch sums); the gradient R_h.T @ g @ R_w.
 def _nearest_sources(xp, size, out, scale, exact, ftype):
     i = xp.arange(out)
     if not exact and out == size:
@@ -1512,9 +1513,11 @@ def _axis_weights(xp, size, out, scale, mode, align_corners, dtype):
     """The (out, size) matrix that resamples one axis."""
     ftype = xp.float64 if dtype == xp.float64 else xp.float32
     rows = xp.arange(out)
-    if mode == "antialias":
-        return _antialias_weights(xp, size, out, scale, align_corners, ftype).astype(dtype, copy=False)
+    if mode.endswith("-aa"):
+        return _antialias_weights(xp, size, out, scale, align_corners, mode, ftype).astype(dtype, copy=False)
     weights = xp.zeros((out, size), dtype=dtype)
+    if mode == "cubic":
+        return _cubic_weights(xp, weights, size, out, scale, align_corners, ftype)
     if mode != "linear":
         weights[rows, _nearest_sources(xp, size, out, scale, mode == "nearest-exact", ftype)] = 1
         return weights
@@ -1535,16 +1538,44 @@ def _axis_weights(xp, size, out, scale, mode, align_corners, dtype):
     return weights
 
 
-def _antialias_weights(xp, size, out, scale, align_corners, ftype):
-    """PyTorch's antialiased bilinear weights (``_upsample_bilinear2d_aa``): when shrinking by a
-    factor s, the triangle filter is stretched to cover s input pixels on each side, so every input
-    pixel contributes (plain bilinear reads only the two nearest and skips the rest). Each row is
-    normalised to sum to 1. Growing (s < 1) keeps the plain triangle, which is plain bilinear."""
+def _cubic(xp, distance, a):
+    """Keys' cubic convolution kernel at ``distance`` (nonzero below 2), with the parameter ``a``."""
+    x = xp.abs(distance)
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return xp.where(x <= 1, near, xp.where(x < 2, far, 0)).astype(x.dtype, copy=False)
+
+
+def _cubic_weights(xp, weights, size, out, scale, align_corners, ftype):
+    """PyTorch's bicubic weights (``upsample_bicubic2d``, a = -0.75): the four input pixels
+    around each output's source position, their indices clamped to the axis (so a border pixel
+    may take several weights)."""
+    rows = xp.arange(out)
+    if align_corners:
+        real = rows.astype(ftype) * (ftype(size - 1) / ftype(out - 1) if out > 1 else ftype(0))
+    else:  # unlike 'linear', the source position is not clamped at 0
+        step = ftype(1.0 / scale) if scale is not None and scale > 0 else ftype(size) / ftype(out)
+        real = (rows.astype(ftype) + ftype(0.5)) * step - ftype(0.5)
+    index = xp.minimum(xp.floor(real).astype(rows.dtype), size - 1)
+    t = xp.clip(real - index.astype(ftype), 0, 1).astype(ftype)
+    for offset in (-1, 0, 1, 2):
+        tap = xp.clip(index + offset, 0, size - 1)
+        backend.scatter_add(weights, (rows, tap), _cubic(xp, t - ftype(offset), ftype(-0.75)).astype(weights.dtype))
+    return weights
+
+
+def _antialias_weights(xp, size, out, scale, align_corners, mode, ftype):
+    """PyTorch's antialiased weights (``_upsample_bilinear2d_aa``, ``_upsample_bicubic2d_aa``):
+    when shrinking by a factor s, the filter (a triangle for 'linear-aa', Keys' cubic with
+    a = -0.5, as Pillow's, for 'cubic-aa') is stretched s times, so every input pixel contributes
+    (plain bilinear reads only the two nearest and skips the rest). Each row is normalised to sum
+    to 1. Growing (s < 1) keeps the filter as it is."""
     if align_corners:  # align_corners changes only the step, not the centres
         step = ftype(size - 1) / ftype(out - 1) if out > 1 else ftype(0)
     else:
         step = ftype(1.0 / scale) if scale is not None and scale > 0 else ftype(size) / ftype(out)
-    support = step if step >= 1 else ftype(1)  # the filter's half-width, in input pixels
+    reach = 1 if mode == "linear-aa" else 2  # the filter's half-width, unstretched
+    support = reach * step if step >= 1 else ftype(reach)  # ... and in input pixels
     invscale = ftype(1 / step) if step >= 1 else ftype(1)
     center = (step * (xp.arange(out) + 0.5)).astype(ftype)[:, None]
     # The window of input pixels each output reads, as PyTorch truncates it (at most 2 ceil(support) + 1)
@@ -1552,7 +1583,11 @@ def _antialias_weights(xp, size, out, scale, align_corners, ftype):
     last = xp.minimum((center + support + 0.5).astype(xp.int64), size)
     last = xp.minimum(last, first + 2 * math.ceil(support) + 1)
     cols = xp.arange(size)[None, :]
-    weights = xp.maximum(1 - xp.abs((cols - center + 0.5) * invscale), 0).astype(ftype)
+    distance = ((cols - center + 0.5) * invscale).astype(ftype)
+    if mode == "linear-aa":
+        weights = xp.maximum(1 - xp.abs(distance), 0).astype(ftype)
+    else:
+        weights = _cubic(xp, distance, ftype(-0.5))
     weights = xp.where((cols >= first) & (cols < last), weights, ftype(0))
     total = weights.sum(axis=1, keepdims=True)
     return weights / xp.where(total == 0, ftype(1), total)
@@ -1573,6 +1608,9 @@ def _resample(xp, x, mode, output_size, scales, align_corners):
             return xp.ascontiguousarray(x[..., axes[0]])
         return xp.ascontiguousarray(x[..., axes[0][:, None], axes[1][None, :]])
     weights = _resample_weights(xp, sizes, output_size, scales, mode, align_corners, x.dtype)
+    if mode.endswith("-aa"):  # PyTorch's antialiased forward leaves alone an axis that keeps its size, whatever
+        # the scale factor (its backward does not: there the gradient is not quite the forward's transpose)
+        weights = [xp.eye(n, dtype=x.dtype) if n == o else w for w, n, o in zip(weights, sizes, output_size)]
     out = xp.matmul(x, weights[-1].T)
     if len(weights) == 2:
         out = xp.matmul(weights[0], out)

@@ -248,6 +248,19 @@ class AlphaDropout(_DropoutNd):
         return F.alpha_dropout(input, self.p, self.training)
 
 
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels, for SELU networks (see ``F.feature_alpha_dropout``);
+    nothing in eval(). As in PyTorch, ``inplace`` is kept but not used.
+
+    >>> from minigrad import nn
+    >>> nn.FeatureAlphaDropout(0.2)
+    FeatureAlphaDropout(p=0.2, inplace=False)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)
+
+
 class Hardtanh(Module):
     """``input`` clamped to ``[min_val, max_val]``; the gradient is 0 at the bounds themselves.
 

@@ -45,6 +45,7 @@ __all__ = [
     "elu",
     "elu_",
     "embedding",
+    "feature_alpha_dropout",
     "fold",
     "gaussian_nll_loss",
     "gelu",
@@ -1274,22 +1275,41 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
 _SELU_ALPHA = 1.7580993408473766  # scale * alpha of SELU
 
 
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool, feature: bool) -> Tensor:
+    """Alpha dropout of elements (or, with ``feature``, of whole channels): ``input * (keep * a) + b``."""
+    _check_probability(p)
+    if not training or p == 0.0 or not input.numel():
+        return input
+    if p == 1.0:  # no mask drawn (so no check of the dims either), as in PyTorch
+        return input.mul_(0.0) if inplace else input * zeros((), dtype=input.dtype, device=input.device)
+    _check_float_result(input)
+    keep = _keep_mask(input, p, feature)
+    a = 1.0 / math.sqrt((_SELU_ALPHA**2 * p + 1) * (1 - p))
+    shift = (keep - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p
+    return input.mul_(keep * a).add_(shift) if inplace else input * (keep * a) + shift
+
+
 @_takes_tensors("input")
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Dropout for SELU networks: dropped elements become SELU's negative saturation, and an
     affine map ``a * x + b`` keeps the mean and variance (``AddBackward0`` after ``MulBackward0``,
     as in PyTorch). Note ``training`` is False by default, as in PyTorch.
     """
-    _check_probability(p)
-    if not training or p == 0.0 or not input.numel():
-        return input
-    if p == 1.0:
-        return input.mul_(0.0) if inplace else input * zeros((), dtype=input.dtype, device=input.device)
-    _check_float_result(input)
-    keep = _keep_mask(input, p, False)
-    a = 1.0 / math.sqrt((_SELU_ALPHA**2 * p + 1) * (1 - p))
-    shift = (keep - 1) * (_SELU_ALPHA * a) + _SELU_ALPHA * a * p
-    return input.mul_(keep * a).add_(shift) if inplace else input * (keep * a) + shift
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+@_takes_tensors("input")
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """:func:`alpha_dropout` of whole channels: each (sample, channel) pair of an input of at least
+    2 dims is dropped with probability ``p`` (one mask value per channel, drawn as PyTorch draws
+    it), every element of a dropped channel becoming SELU's negative saturation before the affine
+    map. ``training`` is False by default, as in PyTorch.
+
+    >>> import minigrad as torch
+    >>> torch.nn.functional.feature_alpha_dropout(torch.ones(2, 3, 4), 0.5).shape  # not training
+    torch.Size([2, 3, 4])
+    """
+    return _alpha_dropout(input, p, training, inplace, feature=True)
 
 
 @_takes_tensors("input")
@@ -1734,10 +1754,13 @@ def interpolate(
 ) -> Tensor:
     """Resize the spatial dims of a (N, C, W) or (N, C, H, W) input to ``size``, or by
     ``scale_factor``, with PyTorch's index arithmetic: ``mode`` 'nearest', 'nearest-exact',
-    'linear' (3-d), 'bilinear' (4-d, with or without ``align_corners``) or 'area' (adaptive
-    average pooling). One ``UpsampleNearest2DBackward0`` (..., ``UpsampleBilinear2DBackward0``).
-    'bilinear' with ``antialias=True`` (``UpsampleBilinear2DAaBackward0``) averages, when shrinking,
-    over every input pixel an output pixel covers, where plain bilinear reads only the nearest two.
+    'linear' (3-d), 'bilinear' or 'bicubic' (4-d, with or without ``align_corners``) or 'area'
+    (adaptive average pooling). One ``UpsampleNearest2DBackward0`` (..., ``UpsampleBicubic2DBackward0``).
+    'bicubic' reads the 4 nearest input pixels along each axis (Keys' cubic, a = -0.75, indices
+    clamped at the borders, so it may overshoot the input's range), as PyTorch does. 'bilinear' or
+    'bicubic' with ``antialias=True`` (``UpsampleBilinear2DAaBackward0``, ``UpsampleBicubic2DAaBackward0``)
+    averages, when shrinking, over every input pixel an output pixel covers, where the plain modes
+    read only the nearest 2 or 4.
 
     >>> import minigrad as torch
     >>> torch.nn.functional.interpolate(torch.tensor([[[1.0, 3.0]]]), scale_factor=2, mode="linear")
@@ -1776,14 +1799,15 @@ def interpolate(
         if not recompute_scale_factor:
             scales = factors
     kinds = {("nearest", 1): "Nearest1D", ("nearest", 2): "Nearest2D", ("nearest-exact", 1): "NearestExact1D",
-             ("nearest-exact", 2): "NearestExact2D", ("linear", 1): "Linear1D", ("bilinear", 2): "Bilinear2D"}  # fmt: skip
+             ("nearest-exact", 2): "NearestExact2D", ("linear", 1): "Linear1D", ("bilinear", 2): "Bilinear2D",
+             ("bicubic", 2): "Bicubic2D"}  # fmt: skip
     if mode == "area" and dims in (1, 2):
         return (adaptive_avg_pool1d if dims == 1 else adaptive_avg_pool2d)(input, output_size)
     if (mode, dims) not in kinds:
-        if mode in ("linear", "bilinear", "trilinear") or (mode == "bicubic" and dims != 2):
-            needed = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}[mode]
+        needed = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode, input.ndim)  # (bicubic: the error below)
+        if needed != input.ndim:
             raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {needed}D input")
-        if mode in ("nearest", "nearest-exact", "area", "bicubic", "trilinear", "lanczos"):
+        if mode in ("nearest", "nearest-exact", "area", "trilinear", "lanczos"):
             raise NotImplementedError(
                 f"interpolate: mode {mode!r} on a {input.ndim}-D input is not implemented in minigrad"
             )
@@ -1795,6 +1819,8 @@ def interpolate(
         kernel = {1: f"compute_indices_weights_{'linear' if linear else 'nearest'}", 2: ""}[dims] or (
             f"upsample_{'bilinear' if linear else 'nearest'}2d_channels_last"
         )
+        if mode == "bicubic" or antialias:  # (2-d only)
+            kernel = "compute_index_ranges_weights" if antialias else "compute_indices_weights_cubic"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
     if min(input.shape[2:]) <= 0 or min(output_size) <= 0:
         names = ("W",) if dims == 1 else ("H", "W")
@@ -1804,9 +1830,9 @@ def interpolate(
         raise RuntimeError(
             f"Input and output sizes should be greater than 0, but got input ({given}){joint} ({wanted})"
         )
-    kind = "linear" if linear else mode
-    if antialias:  # bilinear on a 4-d input (checked above); bicubic is not implemented
-        kinds[mode, dims], kind = "Bilinear2DAa", "antialias"
+    kind = "cubic" if mode == "bicubic" else "linear" if linear else mode
+    if antialias:  # bilinear or bicubic on a 4-d input (checked above)
+        kinds[mode, dims], kind = kinds[mode, dims] + "Aa", kind + "-aa"
     op, _ = _ops.resample_ops(kinds[mode, dims])
     return op(input, mode=kind, output_size=output_size, scales=scales, align_corners=align_corners)
 

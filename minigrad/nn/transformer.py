@@ -5,19 +5,23 @@ built as ``torch/nn/modules/transformer.py`` builds them, from ``MultiheadAttent
 same seed gives the same weights) and forward computation (so the same graph).
 
 PyTorch's inference fast paths (``_transformer_encoder_layer_fwd``, nested tensors for padded
-batches) are not taken: they compute the same numbers, without a graph. ``enable_nested_tensor``
-is accepted (and warned about as PyTorch does) but changes nothing.
+batches: in eval mode, with no gradient wanted) are not taken, but where their results differ from
+the ordinary computation, minigrad gives theirs: ``TransformerEncoder`` returns zeros at the padded
+positions of a batch it would turn into a nested tensor (before its ``norm``), and an encoder layer
+returns NaN for a query whose every key is masked.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 from .. import functions as _F
-from ..factories import full
+from ..autograd.grad_mode import is_grad_enabled
+from ..factories import arange, full
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -72,6 +76,32 @@ def _get_activation_fn(activation: str) -> Callable[[Tensor], Tensor]:
     if activation == "gelu":
         return F.gelu
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+def _fast_path_tensors(layer: TransformerEncoderLayer, src: Tensor) -> tuple[Tensor, ...]:
+    """The tensors PyTorch's encoder fast paths check for ``requires_grad``."""
+    attn = layer.self_attn
+    return (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+            layer.norm1.weight, layer.norm1.bias, layer.norm2.weight, layer.norm2.bias,
+            layer.linear1.weight, layer.linear1.bias, layer.linear2.weight, layer.linear2.bias)  # fmt: skip
+
+
+def _no_grad_wanted(tensors: tuple[Tensor, ...]) -> bool:
+    return not (is_grad_enabled() and any(t.requires_grad for t in tensors))
+
+
+def _fully_masked_queries(attn_mask: Tensor | None, key_padding_mask: Tensor | None, batch: int) -> Tensor:
+    """(N, L): True for a query that may attend to no key (float masks, -inf where masked)."""
+    masks = []
+    if attn_mask is not None:  # (L, S), or (N * heads, L, S): a query masked in any head
+        masks.append(attn_mask if attn_mask.ndim == 2 else attn_mask.unflatten(0, (batch, -1)))
+    if key_padding_mask is not None:  # (N, S)
+        masks.append(key_padding_mask[:, None, :])
+    merged = masks[0] if len(masks) == 1 else masks[0] + masks[1]
+    blocked = (merged == float("-inf")).all(-1)
+    if blocked.ndim == 3:  # per head
+        blocked = blocked.any(1)
+    return blocked.expand(batch, blocked.shape[-1])
 
 
 class TransformerEncoderLayer(Module):
@@ -145,7 +175,27 @@ class TransformerEncoderLayer(Module):
         else:
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal=is_causal))
             x = self.norm2(x + self._ff_block(x))
+        if (src_mask is not None or src_key_padding_mask is not None) and self._takes_fast_path(src):
+            # PyTorch's fused kernel takes a softmax over no key at all: NaN, where attention gives 0
+            blocked = _fully_masked_queries(src_mask, src_key_padding_mask, src.shape[0])
+            x = x.masked_fill(blocked[..., None], math.nan)
         return x
+
+    def _takes_fast_path(self, src: Tensor) -> bool:
+        """Whether PyTorch's ``forward`` would call ``_transformer_encoder_layer_fwd`` (its conditions)."""
+        attn = self.self_attn
+        return (
+            src.ndim == 3
+            and not self.training
+            and attn.batch_first
+            and attn.in_proj_bias is not None
+            and attn._qkv_same_embed_dim
+            and bool(self.activation_relu_or_gelu)
+            and self.norm1.eps == self.norm2.eps
+            and attn.num_heads % 2 == 0
+            and not any(m._forward_hooks or m._forward_pre_hooks for m in self.modules())
+            and _no_grad_wanted(_fast_path_tensors(self, src))
+        )
 
     def _sa_block(
         self, x: Tensor, attn_mask: Tensor | None, key_padding_mask: Tensor | None, is_causal: bool = False
@@ -326,13 +376,42 @@ class TransformerEncoder(Module):
         )
         mask = _canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         output = src
+        padded = self._nested_padding(src, mask, src_key_padding_mask)
+        if padded is not None:  # each sequence's first (unpadded) tokens alone, as in a nested tensor
+            src_key_padding_mask = _canonical_mask(padded, "", None, "", src.dtype, check_other=False)
         seq_len = _get_seq_len(src, self.layers[0].self_attn.batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
+        if padded is not None:  # the nested tensor, padded again with zeros
+            output = output.masked_fill(padded[..., None], 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+    def _nested_padding(self, src: Tensor, mask: Tensor | None, key_padding_mask: Tensor | None) -> Tensor | None:
+        """Where PyTorch would run the layers on a nested tensor (eval mode, no gradient wanted, a
+        batch-first layer, a key padding mask and no other mask; see ``use_nested_tensor``): the
+        (N, S) positions it pads with zeros, True beyond each sequence's number of unpadded tokens.
+        Else None."""
+        first = self.layers[0]
+        if not (
+            getattr(self, "use_nested_tensor", False)
+            and not first.training
+            and src.ndim == 3
+            and key_padding_mask is not None
+            and mask is None
+        ):
+            return None
+        given = key_padding_mask != 0  # (the float form: 0 where a token is kept)
+        lengths = (~given).sum(1, keepdim=True)
+        padded = arange(src.shape[1], device=src.device) >= lengths
+        left_aligned = bool((padded == given).all())
+        if (getattr(self, "mask_check", True) and not left_aligned) or not _no_grad_wanted(
+            _fast_path_tensors(first, src)
+        ):
+            return None
+        return padded
 
 
 class TransformerDecoder(Module):
