@@ -409,7 +409,7 @@ def array_dtype(d: dtypes.dtype):
             if isinstance(d, str) and hasattr(dtypes, d):
                 hint = f" (write torch.{d}, not the string {d!r})"
             elif d in (float, int, bool):  # (PyTorch takes Python's types too; minigrad asks for its dtypes)
-                hint = f" (write torch.{ {float: 'float64', int: 'int64', bool: 'bool'}[d]} for Python's {d.__name__})"
+                hint = f" (write torch.{ {float: 'float64', int: 'int64', bool: 'bool'}[d] } for Python's {d.__name__})"
             raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(d).__name__}{hint}")
         found = _array_dtypes[d] = numpy.dtype(d.array_name)
     return found

@@ -13,16 +13,48 @@ from oracle import same_error  # noqa: E402
 
 CALLS = [
     # (what, the call, the message both libraries give)
-    ("function, second", lambda lib: lib.matmul(lib.ones(2, 2), [1.0, 2.0]), "matmul(): argument 'other' (position 2) must be Tensor, not list"),
-    ("function, first", lambda lib: lib.softmax(np.ones(3), 0), "softmax(): argument 'input' (position 1) must be Tensor, not numpy.ndarray"),
-    ("function, None", lambda lib: lib.tril(None), "tril(): argument 'input' (position 1) must be Tensor, not NoneType"),
-    ("function, number", lambda lib: lib.cross(2.0, lib.ones(3), dim=0), "cross(): argument 'input' (position 1) must be Tensor, not float"),
-    ("function, int argument", lambda lib: lib.topk(lib.ones(4), lib.ones(4)), "topk(): argument 'k' (position 2) must be int, not Tensor"),
-    ("function, keyword", lambda lib: lib.matmul(lib.ones(2, 2), other=(1, 2)), "matmul(): argument 'other' must be Tensor, not tuple"),
-    ("function, list of tensors", lambda lib: lib.stack("ab"), "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not str"),
+    (
+        "function, second",
+        lambda lib: lib.matmul(lib.ones(2, 2), [1.0, 2.0]),
+        "matmul(): argument 'other' (position 2) must be Tensor, not list",
+    ),
+    (
+        "function, first",
+        lambda lib: lib.softmax(np.ones(3), 0),
+        "softmax(): argument 'input' (position 1) must be Tensor, not numpy.ndarray",
+    ),
+    (
+        "function, None",
+        lambda lib: lib.tril(None),
+        "tril(): argument 'input' (position 1) must be Tensor, not NoneType",
+    ),
+    (
+        "function, number",
+        lambda lib: lib.cross(2.0, lib.ones(3), dim=0),
+        "cross(): argument 'input' (position 1) must be Tensor, not float",
+    ),
+    (
+        "function, int argument",
+        lambda lib: lib.topk(lib.ones(4), lib.ones(4)),
+        "topk(): argument 'k' (position 2) must be int, not Tensor",
+    ),
+    (
+        "function, keyword",
+        lambda lib: lib.matmul(lib.ones(2, 2), other=(1, 2)),
+        "matmul(): argument 'other' must be Tensor, not tuple",
+    ),
+    (
+        "function, list of tensors",
+        lambda lib: lib.stack("ab"),
+        "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not str",
+    ),
     ("method", lambda lib: lib.ones(2, 3).matmul(3), "matmul(): argument 'other' (position 1) must be Tensor, not int"),
     ("method, list", lambda lib: lib.ones(3).dot([1.0, 2.0, 3.0]), "must be Tensor, not list"),
-    ("method, int argument", lambda lib: lib.ones(3).topk(lib.ones(3)), "topk(): argument 'k' (position 1) must be int, not Tensor"),
+    (
+        "method, int argument",
+        lambda lib: lib.ones(3).topk(lib.ones(3)),
+        "topk(): argument 'k' (position 1) must be int, not Tensor",
+    ),
 ]
 
 
