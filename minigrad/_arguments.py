@@ -23,14 +23,6 @@ from . import backend, dtypes
 from .tensor import Size, Tensor
 
 
-def type_name(value) -> str:
-    """A type as PyTorch's argument errors name it: ``list``, ``NoneType``, ``numpy.ndarray``."""
-    kind = type(value)
-    if isinstance(value, Tensor):
-        return "Tensor"
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-
-
 def _is_integer(value) -> bool:
     if isinstance(value, Tensor):  # a one-element integer tensor stands for its number, as in PyTorch
         return value.numel() == 1 and not value.dtype.is_floating_point
@@ -107,7 +99,7 @@ def wrong_argument(function: Callable, args: tuple, kwargs: dict, method: bool =
         # PyTorch gives the position of an argument passed by position only
         where = f" (position {position})" if index < len(args) and position >= 1 else ""
         return TypeError(
-            f"{function.__name__}(): argument '{parameter.name}'{where} must be {expected}, not {type_name(value)}"
+            f"{function.__name__}(): argument '{parameter.name}'{where} must be {expected}, not {backend.type_name(value)}"
         )
     return None
 

@@ -53,7 +53,7 @@ class device:  # noqa: N801 - PyTorch's name
             type, index = "cuda", type  # torch.device(1): an accelerator index
         elif not isinstance(type, str):
             raise TypeError(
-                f"device() received an invalid combination of arguments - got ({_type_name(type)}), but "
+                f"device() received an invalid combination of arguments - got ({type_name(type)}), but "
                 "expected one of: (torch.device device), (str type, int index = -1)"
             )
         else:
@@ -62,7 +62,7 @@ class device:  # noqa: N801 - PyTorch's name
                 index = parsed
         if index is not None:
             if not isinstance(index, int) or isinstance(index, bool):
-                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {_type_name(index)}")
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not {type_name(index)}")
             if index < 0:
                 raise RuntimeError("Device index must not be negative")
         self.type = type
@@ -89,8 +89,13 @@ class device:  # noqa: N801 - PyTorch's name
         return (device, (self.type, self.index))
 
 
-def _type_name(value) -> str:
-    return "NoneType" if value is None else type(value).__name__
+def type_name(value) -> str:
+    """A type as PyTorch's argument errors name it: ``list``, ``NoneType``, ``numpy.ndarray``,
+    ``Tensor``."""
+    kind = type(value)
+    if kind.__name__ == "Tensor" and kind.__module__ == "minigrad.tensor":
+        return "Tensor"
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
 
 
 def _parse(text: str, index) -> tuple[str, int | None]:
@@ -658,7 +663,7 @@ channels_last_3d = memory_format("channels_last_3d")
 def strides_in(layout, array, caller: str) -> tuple[int, ...]:
     """The strides (in elements) of a new tensor shaped like ``array`` in the memory format ``layout``."""
     if not isinstance(layout, memory_format):
-        raise TypeError(f"{caller}(): argument 'memory_format' must be torch.memory_format, not {_type_name(layout)}")
+        raise TypeError(f"{caller}(): argument 'memory_format' must be torch.memory_format, not {type_name(layout)}")
     if layout is preserve_format:
         return preserved_strides(array)
     if layout is contiguous_format:

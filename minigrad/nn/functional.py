@@ -122,12 +122,6 @@ __all__ = [
 _ABSENT = object()
 
 
-def _type_name(value) -> str:
-    """A type as PyTorch's argument errors name it: ``list``, ``NoneType``, ``numpy.ndarray``."""
-    kind = type(value)
-    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
-
-
 def _takes_tensors(*names: str, kernel: str | None = None, attribute: str | None = None):
     """Decorate a function so that each call first checks that its arguments ``names`` are tensors
     (or None, where the signature allows it), as PyTorch's argument parser does:
@@ -158,9 +152,9 @@ def _takes_tensors(*names: str, kernel: str | None = None, attribute: str | None
                 if isinstance(value, Tensor) or value is _ABSENT or (optional and value is None):
                     continue  # (a missing argument is Python's TypeError, raised by the call)
                 if attribute is not None:
-                    raise AttributeError(f"'{_type_name(value)}' object has no attribute '{attribute}'")
+                    raise AttributeError(f"'{backend.type_name(value)}' object has no attribute '{attribute}'")
                 raise TypeError(
-                    f"{label}(): argument '{name}' (position {index + 1}) must be Tensor, not {_type_name(value)}"
+                    f"{label}(): argument '{name}' (position {index + 1}) must be Tensor, not {backend.type_name(value)}"
                 )
             return function(*args, **kwargs)
 
@@ -1026,7 +1020,7 @@ def embedding(
              [1., 2.]]])
     """
     if not isinstance(input, Tensor):
-        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {_type_name(input)}")
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, not {backend.type_name(input)}")
     if padding_idx is not None:
         if not -weight.shape[0] <= padding_idx < weight.shape[0]:
             raise AssertionError("Padding_idx must be within num_embeddings")

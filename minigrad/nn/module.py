@@ -36,9 +36,8 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 
 def _type_name(value) -> str:
-    if isinstance(value, Tensor):
-        return value.type()
-    return type(value).__name__
+    """A type as Module's assignment errors name it (a tensor by its legacy type: ``torch.FloatTensor``)."""
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
 
 
 def _indent(text: str, spaces: int) -> str:
