@@ -1690,7 +1690,22 @@ def broadcast_shapes(*shapes) -> Size:
     for s in shapes:
         if not isinstance(s, Sequence):
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
-    return Size(_broadcast_shape(*shapes))
+    # PyTorch's Python function: its own words, not a tensor operation's (see _broadcast_shape)
+    common = [1] * builtins.max((len(s) for s in shapes), default=0)
+    for index, shape in enumerate(shapes):
+        for dim in builtins.range(-1, -1 - len(shape), -1):
+            if shape[dim] == common[dim]:
+                continue
+            if common[dim] == 1:
+                if shape[dim] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[dim] = shape[dim]
+            elif shape[dim] != 1:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[dim]} at {dim}! Mismatching argument at "
+                    f"index {index} had {shape}; but expected shape should be broadcastable to {common}"
+                )
+    return Size(common)
 
 
 def _broadcast_shape(*shapes) -> tuple[int, ...]:

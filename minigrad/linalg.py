@@ -113,7 +113,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
         )
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {other.dtype._legacy_name}")
-    F.broadcast_shapes(input.shape, other.shape)
+    F._broadcast_shape(input.shape, other.shape)
     return F.linalg_cross_op(input, other, dim=wrapped)
 
 
@@ -531,7 +531,7 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
     _check_lapack_dtype(name, A)
     _check_same_dtype(name, A, B)
     _check_equation(name, A.shape[-1], B.shape, left)
-    F.broadcast_shapes(A.shape[:-2], B.shape[:-2])
+    F._broadcast_shape(A.shape[:-2], B.shape[:-2])
     return _solve_triangular_op(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
 
@@ -776,7 +776,7 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {L.shape[-1]} by {L.shape[-1]} but "
             f"each b matrix is {B.shape[-2]} by {B.shape[-1]}"
         )
-    F.broadcast_shapes(B.shape[:-2], L.shape[:-2])
+    F._broadcast_shape(B.shape[:-2], L.shape[:-2])
     return _cholesky_solve_op(B, L, upper=upper)
 
 
@@ -1226,7 +1226,7 @@ def _check_solve(name: str, A: Tensor, B: Tensor, left: bool) -> None:
             f"{name}: Vector broadcasting of the left hand side is not supported for left=False. In this case "
             "linalg.solve is equivalent to B / A.squeeze(-1)"
         )
-    F.broadcast_shapes(matrix[:-2], tuple(A.shape[:-2]))
+    F._broadcast_shape(matrix[:-2], tuple(A.shape[:-2]))
     if A.dtype.itemsize < 4:  # LAPACK has float32 and float64 only
         raise NotImplementedError(f"\"{name}\" not implemented for '{A.dtype._legacy_name}': use float32 or float64")
 
@@ -1891,7 +1891,7 @@ def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoin
         raise RuntimeError(f"{name}: pivots should be a Tensor of scalar type torch.int32")
     _check_same_dtype(name, LU, B, "LU")
     _check_equation(name, LU.shape[-1], B.shape, left)
-    F.broadcast_shapes(LU.shape[:-2], B.shape[:-2])
+    F._broadcast_shape(LU.shape[:-2], B.shape[:-2])
     return _lu_solve_op(LU, pivots, B, left=left, adjoint=adjoint)
 
 
@@ -2030,7 +2030,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
         raise RuntimeError(f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
-    F.broadcast_shapes(A.shape[:-2], B.shape[: -1 if vector else -2])
+    F._broadcast_shape(A.shape[:-2], B.shape[: -1 if vector else -2])
     rcond = dtypes.finfo(A.dtype).eps * max(A.shape[-2:]) if rcond is None or rcond < 0 else rcond
     params = {"rcond": rcond, "driver": driver, "vector": vector}
     found = LinalgLstsqBackward0.record((A, B), _lstsq_forward, params, 2)

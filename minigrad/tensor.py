@@ -889,7 +889,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.logical_or(s, other), (other,), differentiable=False)
 
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
-        shape = F.broadcast_shapes(self.shape, mask.shape)
+        shape = F._broadcast_shape(self.shape, mask.shape)
         if shape != self.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}: "
@@ -946,7 +946,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.index_put(s, indices, values, accumulate), (values,))
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
-        if isinstance(mask, Tensor) and F.broadcast_shapes(self.shape, mask.shape) != self.shape:
+        if isinstance(mask, Tensor) and F._broadcast_shape(self.shape, mask.shape) != self.shape:
             raise RuntimeError(
                 f"expand({mask.dtype._legacy_name}Type{{{list(mask.shape)}}}, size={list(self.shape)}): the mask must "
                 "broadcast to the shape of the tensor changed in place"
@@ -1005,7 +1005,7 @@ class Tensor:
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
         self._check_writable((src,))  # PyTorch's leaf errors come first
-        shape = F.broadcast_shapes(self.shape, src.shape)
+        shape = F._broadcast_shape(self.shape, src.shape)
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
         src = src.to(self.device)

@@ -2157,21 +2157,12 @@ def _check_weight_shapes(input: Tensor, weight: Tensor | None, pos_weight=None, 
     """A binary cross-entropy's ``weight`` and ``pos_weight`` must broadcast to the input's shape,
     checked in PyTorch's order and words (NumPy's ValueError would name neither tensor)."""
     if pos_weight is not None:  # (pos_weight - 1) * target, multiplied into the loss in place
-        _check_fits(input, _F.broadcast_shapes(pos_weight.shape, input.shape))
+        _check_fits(input, _F._broadcast_shape(pos_weight.shape, input.shape))
     if weight is None:
         return
-    if not logits:  # PyTorch's Python code first runs torch.broadcast_shapes(target, weight):
-        shape = [1] * (weight.ndim - input.ndim) + list(input.shape)  # grown dim by dim, from the right
-        for i in range(-1, -1 - weight.ndim, -1):
-            if weight.shape[i] in (1, shape[i]):
-                continue
-            if shape[i] != 1:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {weight.shape[i]} at {i}! Mismatching "
-                    f"argument at index 1 had {weight.shape!r}; but expected shape should be broadcastable to {shape}"
-                )
-            shape[i] = weight.shape[i]
-    _check_fits(input, _F.broadcast_shapes(input.shape, weight.shape))  # the loss times weight, in place
+    if not logits:  # PyTorch's Python code first runs torch.broadcast_shapes(target, weight)
+        _F.broadcast_shapes(input.shape, weight.shape)
+    _check_fits(input, _F._broadcast_shape(input.shape, weight.shape))  # the loss times weight, in place
 
 
 def _check_fits(input: Tensor, shape) -> None:
@@ -2361,7 +2352,7 @@ def cross_entropy(
 def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     """``torch.broadcast_tensors(input, target)``: each expanded (``ExpandBackward0``) only where its
     shape differs from the common one."""
-    shape = _F.broadcast_shapes(input.shape, target.shape)
+    shape = _F._broadcast_shape(input.shape, target.shape)
     return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
 
 
@@ -2550,7 +2541,7 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average=None, reduce=No
     """
     reduction = _reduction(size_average, reduce, reduction)
     _not_differentiable(target, "soft_margin_loss", "target")
-    shape = _F.broadcast_shapes(input.shape, target.shape)
+    shape = _F._broadcast_shape(input.shape, target.shape)
     if shape != input.shape:
         raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
     if not input.dtype.is_floating_point:
@@ -2913,7 +2904,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {dtype._legacy_name}")
     x1, x2 = (x if x.dtype.is_floating_point else x.to(dtype) for x in (x1, x2))
     if x1.shape != x2.shape:  # both expanded, as PyTorch's expand_outplace does
-        shape = _F.broadcast_shapes(x1.shape, x2.shape)
+        shape = _F._broadcast_shape(x1.shape, x2.shape)
         x1, x2 = x1.expand(shape), x2.expand(shape)
     norm1, norm2 = (x.norm(2, dim, keepdim=True).clone() for x in (x1, x2))
     with no_grad():
