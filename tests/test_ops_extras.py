@@ -102,7 +102,10 @@ def test_broadcast_shapes_takes_what_torch_takes():
     ours = pytest.raises(RuntimeError, minigrad.broadcast_shapes, (2, 1), (3, 4, 5)).value
     theirs = pytest.raises(RuntimeError, torch.broadcast_shapes, (2, 1), (3, 4, 5)).value
     assert str(ours) == str(theirs)
-    same_error(lambda lib: lib.ones(2, 3, 4) + lib.ones(3, 2, 5), "The size of tensor a (4) must match the size of tensor b (5)")
+    same_error(
+        lambda lib: lib.ones(2, 3, 4) + lib.ones(3, 2, 5),
+        "The size of tensor a (4) must match the size of tensor b (5)",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
