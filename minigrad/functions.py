@@ -4185,6 +4185,8 @@ def clone(input: Tensor, *, memory_format=backend.preserve_format) -> Tensor:
     """A copy of ``input`` (``CloneBackward0``), laid out in memory as ``input`` is by default
     (``x.t().clone().stride() == (1, 2)`` for a 2×2 ``x``), row-major with
     ``memory_format=torch.contiguous_format``."""
+    if memory_format is backend.preserve_format:  # the default: clone_op lays the copy out as input
+        return clone_op(input)
     if backend.strides_in(memory_format, input._data, "clone") != backend.preserved_strides(input._data):
         if memory_format is not backend.contiguous_format:
             raise NotImplementedError(f"minigrad's clone() lays a copy out row-major or as its input, not in {memory_format}")
