@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 import warnings
 from collections.abc import Sequence
 
@@ -15,14 +16,18 @@ def _size(size) -> tuple[int, ...]:
     """Accept ``zeros(2, 3)``, ``zeros((2, 3))`` and ``zeros([2, 3])``."""
     if not size:  # zeros() with no size at all; zeros(()) is a 0-d tensor
         raise TypeError("missing 1 required positional argument: 'size'")
-    if len(size) == 1 and isinstance(size[0], Sequence | Tensor):
+    if len(size) == 1 and (isinstance(size[0], Sequence) or isinstance(size[0], Tensor) and size[0].ndim):
         size = tuple(size[0])
+    sizes = []
     for s in size:
-        if isinstance(s, builtins.float) or not hasattr(s, "__index__"):
-            raise TypeError(f"size must be a sequence of ints, got {type(s).__name__} ({s!r})")
-        if int(s) < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {int(s)}: {list(size)}")
-    return tuple(int(s) for s in size)
+        try:
+            n = operator.index(s)  # ints, NumPy's, one-element integer tensors; not 2.0, not ones(3)
+        except TypeError:
+            raise TypeError(f"size must be a sequence of ints, got {backend.type_name(s)} ({s!r})") from None
+        if n < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(size)}")
+        sizes.append(n)
+    return tuple(sizes)
 
 
 def _finish(data, requires_grad: bool) -> Tensor:

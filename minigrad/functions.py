@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import collections
 import math
+import operator
 import re
 import warnings
 from collections.abc import Sequence
@@ -3483,7 +3484,7 @@ def _shape_args(shape) -> tuple:
     """A shape given as ``f(2, 3)`` or as ``f((2, 3))`` (a tuple, list, Size or tensor): ints."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list, Sequence, Tensor)):  # the builtins first: quicker
         shape = shape[0]
-    return tuple(map(int, shape))
+    return tuple(map(operator.index, shape))  # (as PyTorch: 2.0 or a float tensor is no size)
 
 
 def reshape(input: Tensor, *shape) -> Tensor:

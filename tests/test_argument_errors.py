@@ -102,3 +102,30 @@ def test_a_warning_from_inside_a_checked_function_points_at_the_caller(call):
 def test_a_dtype_given_as_a_string_is_a_type_error_that_says_what_to_write(make):
     error = same_error(make, "dtype")
     assert "must be torch.dtype, not str" in str(error) and "write torch." in str(error)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.zeros(lib.ones(3)),  # float elements are no sizes (minigrad made a (1, 1, 1) tensor)
+        lambda lib: lib.zeros(2, lib.ones(3)),
+        lambda lib: lib.zeros(2.0),
+        lambda lib: lib.ones(6).reshape((2.0, 3)),
+    ],
+)
+def test_a_size_that_is_not_made_of_integers_is_a_type_error(make):
+    same_error(make)
+
+
+def test_integer_tensors_and_numpy_integers_are_sizes():
+    import numpy as np
+
+    def run(lib):
+        return [
+            tuple(lib.zeros(lib.tensor(2)).shape),
+            tuple(lib.zeros((lib.tensor(2), 3)).shape),
+            tuple(lib.zeros(np.int64(2)).shape),
+            tuple(lib.ones(6).reshape(np.int32(2), -1).shape),
+        ]
+
+    assert run(minigrad) == run(torch)
