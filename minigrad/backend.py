@@ -415,7 +415,7 @@ def array_dtype(d: dtypes.dtype):
                 hint = f" (write torch.{d}, not the string {d!r})"
             elif d in (float, int, bool):  # (PyTorch takes Python's types too; minigrad asks for its dtypes)
                 hint = f" (write torch.{ {float: 'float64', int: 'int64', bool: 'bool'}[d] } for Python's {d.__name__})"
-            raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(d).__name__}{hint}")
+            raise TypeError(f"argument 'dtype' must be torch.dtype, not {type_name(d)}{hint}")
         found = _array_dtypes[d] = numpy.dtype(d.array_name)
     return found
 
@@ -601,8 +601,7 @@ def elementwise_layout(out, inputs):
         return out
     if not out.size:
         return out
-    strides = _iterator_strides(out.shape, inputs)
-    return out if element_strides(out) == strides else clone(out, strides)
+    return relaid(out, _iterator_strides(out.shape, inputs))
 
 
 def _iterator_strides(shape, inputs) -> tuple[int, ...]:
@@ -705,6 +704,11 @@ def clone(array, strides: tuple[int, ...], dtype=None):
         out = laid_out(module.empty(array.size, array.dtype if dtype is None else dtype), array.shape, strides)
         out[...] = array
     return out
+
+
+def relaid(array, strides: tuple[int, ...]):
+    """``array`` itself when it is laid out with ``strides`` (in elements), else a copy that is."""
+    return array if element_strides(array) == strides else clone(array, strides)
 
 
 def copy(array):

@@ -722,8 +722,7 @@ def _accumulated(a):
 def _reduced(xp, out):
     """A reduction's result as an array laid out row-major, as PyTorch lays out every reduction's
     result (NumPy's follows a permuted or expanded input's layout); a NumPy scalar becomes 0-d."""
-    out = xp.asarray(out)
-    return out if out.flags.c_contiguous else xp.ascontiguousarray(out)
+    return _row_major(xp, xp.asarray(out))
 
 
 def _sum(xp, a, dim, keepdim):
@@ -1108,8 +1107,7 @@ def _untake_view(grad, steps):
 def _laid_out_as(a, like):
     """``a`` (shaped like the array ``like``) laid out as ``empty_like`` lays out a copy of ``like``,
     as PyTorch lays out the results of sort (NumPy's are row-major)."""
-    strides = backend.preserved_strides(like)
-    return a if backend.element_strides(a) == strides else backend.clone(a, strides)
+    return backend.relaid(a, backend.preserved_strides(like))
 
 
 def _row_major(xp, a):
@@ -5903,40 +5901,26 @@ def _compare(name: str, a, b) -> Tensor:
     return Tensor._make(backend.elementwise_layout(out, [a._data, b._data]))
 
 
-def eq(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("eq", input, other)
-    return _compare("equal", input, other)
+# The comparisons, each a bool tensor: torch.eq, ne, lt, le, gt, ge and the NumPy ufunc of each.
+_COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 
 
-def ne(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("ne", input, other)
-    return _compare("not_equal", input, other)
+def _comparison(name: str):
+    """``torch.<name>(input, other)``: ``input`` compared with a tensor or a number, elementwise.
+    A number first has no overload, as in PyTorch (``0 < x`` comes here as ``x > 0``)."""
+    ufunc = _COMPARISONS[name]
+
+    def compare(input, other) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise _invalid_arguments(name, input, other)
+        return _compare(ufunc, input, other)
+
+    compare.__name__ = compare.__qualname__ = name
+    compare.__doc__ = f"``input`` compared with ``other`` elementwise (NumPy's ``{ufunc}``): a bool tensor."
+    return compare
 
 
-def lt(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("lt", input, other)
-    return _compare("less", input, other)
-
-
-def le(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("le", input, other)
-    return _compare("less_equal", input, other)
-
-
-def gt(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("gt", input, other)
-    return _compare("greater", input, other)
-
-
-def ge(input, other) -> Tensor:
-    if not isinstance(input, Tensor):  # a number first: no overload takes it, as in PyTorch
-        raise _invalid_arguments("ge", input, other)
-    return _compare("greater_equal", input, other)
+eq, ne, lt, le, gt, ge = (_comparison(name) for name in _COMPARISONS)
 
 
 def logical_and(input, other) -> Tensor:
@@ -7597,7 +7581,6 @@ fix = trunc
 
 # x.ge_(y) and the like on a float tensor in a graph: 1 or 0 in x's dtype, recorded with a zero
 # gradient (GeBackward0 for a number, GeBackward1 for a tensor), as in PyTorch.
-_COMPARISONS = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}
 _COMPARE_INPLACE_OPS = {
     name: (Op(f"{name.capitalize()}Backward0", lambda xp, self, *, other, ufunc=ufunc: getattr(xp, ufunc)(self, other).astype(self.dtype),
               self=lambda grad: zeros_like_tensor(grad)),

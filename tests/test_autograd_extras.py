@@ -105,21 +105,16 @@ def test_batched_grads_give_one_gradient_per_row():
         w = lib.tensor([1.0], requires_grad=True)
         y = x * x * w
         jac = lib.autograd.grad(y, x, lib.eye(3), is_grads_batched=True, retain_graph=True)
-        unused = lib.autograd.grad(
-            y,
-            (x, lib.ones(1, requires_grad=True)),
-            lib.ones(2, 3),
-            is_grads_batched=True,
-            allow_unused=True,
-            retain_graph=True,
-        )
-        zeros = lib.autograd.grad(
-            y,
-            (x, lib.ones(1, requires_grad=True)),
-            lib.ones(2, 3),
-            is_grads_batched=True,
-            materialize_grads=True,
-            retain_graph=True,
+        unused, zeros = (
+            lib.autograd.grad(
+                y,
+                (x, lib.ones(1, requires_grad=True)),
+                lib.ones(2, 3),
+                is_grads_batched=True,
+                retain_graph=True,
+                **option,
+            )
+            for option in ({"allow_unused": True}, {"materialize_grads": True})
         )
         second = lib.autograd.grad(y, (x, w), lib.eye(3), is_grads_batched=True, create_graph=True)
         return jac, unused, zeros, second
