@@ -5130,8 +5130,12 @@ class _JoinViews(Node):
         self.params, self.shapes = params, shapes
         self.input_meta = ((input._data.shape, input._data.dtype),)  # for drawings
 
+    @property
+    def _n_outputs(self) -> int:
+        return len(self.shapes)
+
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
-        grads = list(grad_outputs) + [None] * (len(self.shapes) - len(grad_outputs))
+        grads = list(grad_outputs) + [None] * (self._n_outputs - len(grad_outputs))
         like = next(g for g in grads if g is not None)
         grads = [like.new_zeros(shape) if g is None else g for g, shape in zip(grads, self.shapes)]
         return (self.join(grads, self.params["dim"]),)
@@ -5196,6 +5200,10 @@ class _Results(Node):
             cls(inputs, outputs[:differentiable], params)
         return outputs
 
+    @property
+    def _n_outputs(self) -> int:
+        return self.outputs
+
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         grads = list(grad_outputs) + [None] * (self.outputs - len(grad_outputs))
         saved = {name: s.unpack(self) for name, s in self.saved.items()}
@@ -5204,6 +5212,10 @@ class _Results(Node):
             _fit(g, meta) if need and g is not None else None
             for g, meta, need in zip(found, self.input_meta, self.needs_input_grad)
         )
+
+    def unpack_saved(self) -> None:
+        for s in self.saved.values():
+            s.unpack(self)
 
     def release(self) -> None:
         for s in self.saved.values():

@@ -60,6 +60,129 @@ def test_multi_grad_hook_any_mode_fires_once_per_pass_with_the_first_gradient():
     assert same(run) == [[1.0, 1.0], [1.0, 1.0]]
 
 
+# --- hooks of outputs that got no gradient ------------------------------------------------------
+
+
+def _name(g):
+    return None if g is None else g.tolist()
+
+
+def test_tensor_hooks_of_outputs_that_got_no_gradient_see_none():
+    def run(lib):
+        log = []
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a, b, c = x.unbind()
+        c.register_hook(lambda g: log.append(("c", _name(g))))
+        b.register_hook(lambda g: log.append(("b", _name(g))))
+        b.retain_grad()  # nothing to retain: b.grad stays None
+        a.register_hook(lambda g: log.append(("a", _name(g))))  # after b and c: hooks run tensor by tensor
+        a.grad_fn.register_prehook(lambda grads: log.append(("pre", [_name(g) for g in grads])))
+        (a * 2).backward()
+        return log, b.grad, x.grad
+
+    assert same(run) == (
+        [("c", None), ("b", None), ("a", 2.0), ("pre", [2.0, None, None])],
+        None,
+        ("torch.float32", [2.0, 0.0, 0.0], False),
+    )
+
+
+def test_a_hook_cannot_put_a_gradient_where_there_was_none():
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        a, b = x.unbind()
+        b.register_hook(lambda g: lib.ones(()))
+        a.backward()
+
+    same_error(run, "can't replace a None gradient with a non-None value")
+
+
+def test_multi_grad_hook_all_mode_gets_none_for_an_output_that_got_no_gradient():
+    def run(lib):
+        log = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        a, b = x.unbind()
+        lib.autograd.graph.register_multi_grad_hook((a, b), _flags(log))
+        (a * 3).backward()
+        return log
+
+    assert same(run) == [[3.0, None]]
+
+
+def _custom_functions(lib):
+    class FirstOnly(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad, None  # no gradient for b
+
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, materialize):
+            ctx.set_materialize_grads(materialize)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            ctx.seen = _name(grad)
+            return None if grad is None else grad * 2, None
+
+    return FirstOnly, Double
+
+
+@pytest.mark.parametrize("materialize", [True, False])
+def test_a_node_no_gradient_reached_still_runs_its_hooks_and_a_custom_backward(materialize):
+    # PyTorch runs every node on the way: its hooks see None, a custom Function's backward gets
+    # zeros (or None without materialized gradients), and the leaves then get what it returns.
+    def run(lib):
+        log = []
+        FirstOnly, Double = _custom_functions(lib)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        x.register_hook(lambda g: log.append(("x", _name(g))))
+        d = Double.apply(x, materialize)
+        d.register_hook(lambda g: log.append(("d", _name(g))))
+        d.grad_fn.register_prehook(lambda grads: log.append(("pre", [_name(g) for g in grads])))
+        d.grad_fn.register_hook(lambda ins, outs: log.append(("post", [_name(g) for g in ins])))
+        e = d.exp()
+        e.register_hook(lambda g: log.append(("e", _name(g))))
+        y = lib.ones(2, requires_grad=True)
+        FirstOnly.apply(y, e).sum().backward()
+        return log, d.grad_fn.seen, x.grad
+
+    if materialize:
+        expected = ([0.0, 0.0], [0.0, 0.0], ("torch.float32", [0.0, 0.0], False))
+    else:
+        expected = (None, None, None)
+    log, seen, grad = same(run)
+    assert (seen, grad) == expected[1:]
+    assert log == [("e", None), ("d", None), ("pre", [None]), ("post", [expected[0]]), ("x", expected[0])]
+
+
+def test_a_node_no_gradient_reached_still_checks_and_frees_what_it_saved():
+    def changed_in_place(lib):
+        FirstOnly, _ = _custom_functions(lib)
+        e = lib.ones(2, requires_grad=True).exp()  # saves its result
+        e.add_(1)
+        FirstOnly.apply(lib.ones(2, requires_grad=True), e).sum().backward()
+
+    same_error(changed_in_place, "modified by an inplace operation")
+
+    def run_twice(lib):
+        FirstOnly, _ = _custom_functions(lib)
+        log = []
+        x = lib.ones(2, requires_grad=True)
+        x.register_post_accumulate_grad_hook(lambda leaf: log.append(_name(leaf.grad)))
+        e = x.exp()
+        FirstOnly.apply(lib.ones(2, requires_grad=True), e).sum().backward()
+        assert log == [None]  # post-accumulate hooks run, with nothing accumulated
+        e.sum().backward()  # ExpBackward0 ran in the first pass, and freed its result
+
+    same_error(run_twice, "Trying to backward through the graph a second time")
+
+
 def test_multi_grad_hook_errors():
     def bad_mode(lib):
         a = lib.ones(2, requires_grad=True)

@@ -222,6 +222,8 @@ def run_backward(
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, None)
+            if grads is None and (needed is None or node in needed):
+                grads = [None]  # no gradient reached it: PyTorch runs it all the same (see Node)
             grad_inputs = ()
             if grads is not None:
                 runs_now = runs is None or node in runs
@@ -268,6 +270,8 @@ def _hooks_and_capture(
     arrived; one that only captures does so after its tensor hooks (and runs no node hooks)."""
     if capture and runs_now:
         _capture(node, grads, capture, captured, inputs, create_graph)
+    if node._hooked and len(grads) < node._n_outputs:  # hooks see None for outputs that got no gradient
+        grads = grads + [None] * (node._n_outputs - len(grads))
     if node._hooked:
         grads = _call_tensor_hooks(node, grads)
     if capture and not runs_now:
@@ -291,7 +295,7 @@ def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, cre
     for nr, grad in enumerate(grads):
         for i in capture.get((node, nr), ()):
             captured[i] = grad
-            if inputs is not None and not isinstance(node, AccumulateGrad):
+            if inputs is not None and grad is not None and not isinstance(node, AccumulateGrad):
                 _accumulate_into_nonleaf(inputs[i], grad, create_graph)
 
 
@@ -318,20 +322,18 @@ def _owned(grad: Tensor) -> bool:
 
 
 def _call_tensor_hooks(node: Node, grads: list) -> list:
-    """Tensor hooks in registration order, then retain_grad (which sees their result)."""
+    """Tensor hooks in registration order (None for an output that got no gradient), then
+    retain_grad (which sees their result)."""
     grads = list(grads)
+    for nr, hook in node.all_tensor_hooks():
+        new = hook(grads[nr])
+        if new is not None:
+            _check_hook_result(new, grads[nr], hook)
+            grads[nr] = new
     for nr, grad in enumerate(grads):
-        if grad is None:
-            continue
-        for hook in tuple(node.tensor_hooks(nr)):
-            new = hook(grad)
-            if new is not None:
-                _check_hook_result(new, grad, hook)
-                grad = new
         retained = node.retained_tensor(nr)
-        if retained is not None:
+        if retained is not None and grad is not None:
             _accumulate_into_nonleaf(retained, grad, False)
-        grads[nr] = grad
     return grads
 
 
@@ -369,11 +371,14 @@ def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None
     # gradient: AccumulateGrad counts references to it.)
     cpu = grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY
     gpu = None if cpu else _gpu_of(grads)
-    if gpu is None:
-        grad_inputs = node.apply(grads, create_graph, wanted)
-    else:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
+    if gpu is not None:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
         with backend.on(gpu):
             grad_inputs = node.apply(grads, create_graph, wanted)
+    elif cpu or node._runs_without_gradients or any(g is not None for g in grads):
+        grad_inputs = node.apply(grads, create_graph, wanted)
+    else:  # no gradient at all: PyTorch's own nodes check what they saved, and give none
+        node.unpack_saved()
+        grad_inputs = (None,) * len(node.next_functions)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))
@@ -387,6 +392,8 @@ def _check_hook_result(new, old, hook) -> None:
     from ..tensor import Tensor
 
     name = _hook_name(hook)
+    if old is None:
+        raise RuntimeError(f"can't replace a None gradient with a non-None value (hook '{name}' got None: return None)")
     if not isinstance(new, Tensor):
         raise TypeError(f"hook '{name}' returned a {type(new).__name__}; a tensor hook must return a Tensor or None")
     if new.shape != old.shape:

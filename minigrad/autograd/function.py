@@ -97,6 +97,12 @@ class BackwardCFunction(Node, FunctionCtx):
             return tuple(self.to_save)
         return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved)
 
+    _runs_without_gradients = True  # backward runs even when no gradient reached the outputs
+
+    @property
+    def _n_outputs(self) -> int:
+        return len(self._output_meta)
+
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         # (``backward`` computes what it computes: PyTorch cannot skip parts of a user's function)
         from ..tensor import zeros_like_tensor
@@ -104,7 +110,7 @@ class BackwardCFunction(Node, FunctionCtx):
         # backward gets one gradient per output, also for outputs no gradient reached (the
         # engine's buffer only extends to the highest output that got one); None for outputs
         # that are not tensors.
-        grad_outputs = list(grad_outputs) + [None] * (len(self._output_meta) - len(grad_outputs))
+        grad_outputs = list(grad_outputs) + [None] * (self._n_outputs - len(grad_outputs))
         grads = [
             zeros_like_tensor(out) if g is None and out is not None and self.materialize_grads else g
             for g, out in zip(grad_outputs, self._output_meta)
@@ -412,6 +418,10 @@ class _DelayedError(Node):
     def __init__(self, message: str, next_functions: tuple):
         super().__init__(next_functions)
         self.message = message
+
+    @property
+    def _n_outputs(self) -> int:
+        return len(self.next_functions)  # one result per gradient it was made for
 
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         raise RuntimeError(self.message)

@@ -63,6 +63,10 @@ class Node:
     _pre_hooks: dict = _EMPTY
     _post_hooks: dict = _EMPTY
     _hooked = False  # True once any of the above is registered: the engine skips them otherwise
+    # PyTorch runs every node on the way, also one that no gradient reached: its hooks see None,
+    # and its own nodes unpack what they saved and give no gradient. Nodes that run their code
+    # all the same (a custom Function's backward, AccumulateGrad's post-accumulate hooks) say so.
+    _runs_without_gradients = False
 
     def __init__(self, next_functions: tuple = ()):
         self.next_functions = next_functions
@@ -83,6 +87,11 @@ class Node:
             setattr(self, attr, {})
             self._hooked = True
         return self.__dict__[attr]
+
+    @property
+    def _n_outputs(self) -> int:
+        """How many tensors the forward operation made: the gradients this node takes."""
+        return 1
 
     def name(self) -> str:
         """The PyTorch name of this node, e.g. ``'MulBackward0'``."""
@@ -121,6 +130,12 @@ class Node:
         hooks = self._tensor_hooks.get(output_nr)
         return hooks.values() if hooks else ()
 
+    def all_tensor_hooks(self) -> list:
+        """``(output_nr, hook)`` for the hooks of all the tensors this node produced: tensor by
+        tensor in the order each got its first hook, as PyTorch's one list per node (not by
+        output number)."""
+        return [(nr, hook) for nr, hooks in self._tensor_hooks.items() for hook in tuple(hooks.values())]
+
     def retained_tensor(self, output_nr: int):
         ref = self._retained.get(output_nr)
         return ref() if ref is not None else None
@@ -130,6 +145,10 @@ class Node:
         says per edge whether its gradient is needed (``autograd.grad`` asks only for the paths
         to its inputs, and PyTorch's nodes compute only those); None: every edge's."""
         raise NotImplementedError
+
+    def unpack_saved(self) -> None:
+        """Unpack what this node saved, as PyTorch's nodes do first when they run: a value that
+        was changed in place, or freed by an earlier backward, raises even if no gradient came."""
 
     def release(self) -> None:
         """Free saved tensors (after a backward without ``retain_graph``)."""
@@ -143,6 +162,7 @@ class AccumulateGrad(Node):
     """The end of a path: adds the incoming gradient into ``variable.grad`` of a leaf."""
 
     _name = "AccumulateGrad"
+    _runs_without_gradients = True  # its post-accumulate hooks run even then, as in PyTorch
 
     def __init__(self, variable: Tensor):
         super().__init__(())
@@ -153,11 +173,16 @@ class AccumulateGrad(Node):
     def tensor_hooks(self, output_nr: int):
         return self.variable._hooks.values()
 
+    def all_tensor_hooks(self) -> list:
+        return [(0, hook) for hook in self.variable._hooks.values()]
+
     def apply(self, grad_outputs: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
         leaf = self.variable
         if not leaf._requires_grad:  # it was detached or switched off since: PyTorch accumulates nothing
             return ()
         new = grad_outputs[0]
+        if new is None:  # no gradient reached it
+            return _accumulated(leaf)
         if leaf._grad is None:
             # Take the gradient itself when nothing else refers to it (PyTorch "steals" it too);
             # otherwise copy, so that later in-place work on leaf.grad cannot touch another

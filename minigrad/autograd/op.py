@@ -258,6 +258,10 @@ class OpNode(Node):
             return [s.unpack(self) for s in saved]
         return saved.unpack(self)
 
+    def unpack_saved(self) -> None:
+        for key in self.saved:
+            self._read(key)
+
     def release(self) -> None:
         self._freed = True
         for saved in self.saved.values():
