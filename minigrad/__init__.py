@@ -99,7 +99,8 @@ from .functions import broadcast_shapes
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Size, Tensor
 
-for _name in _function_names:  # a wrong argument gets PyTorch's TypeError, not an AttributeError from inside
+# A wrong argument gets PyTorch's TypeError, not an AttributeError (or NumPy's error) from inside.
+for _name in (*_function_names, "arange", "linspace", "eye", "full", "full_like", "randperm"):
     globals()[_name] = _checked(globals()[_name])
 
 float = float32  # noqa: A001 - PyTorch's aliases

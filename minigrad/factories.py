@@ -7,6 +7,7 @@ import math
 import operator
 import warnings
 from collections.abc import Sequence
+from numbers import Number
 
 from . import backend, dtypes
 from .tensor import Tensor
@@ -163,7 +164,7 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor
     return _filled(size, 0, dtype, device, requires_grad)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size: Sequence[int], fill_value: Number, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; its dtype follows the value (float, int or bool)."""
     return _full(size, fill_value, dtype, device, requires_grad)
 
@@ -203,7 +204,7 @@ def empty_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = 
     return _filled((input.shape,), 0, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False,
+def full_like(input: Tensor, fill_value: Number, *, dtype=None, device=None, requires_grad: bool = False,
               memory_format=backend.preserve_format) -> Tensor:  # fmt: skip
     """``fill_value`` everywhere, with the shape, dtype and device of ``input`` (by default),
     laid out as ``input``."""
@@ -211,7 +212,9 @@ def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_gr
     return _full(input.shape, fill_value, dtype or input.dtype, device or input.device, requires_grad, like)
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def arange(
+    start: Number, end: Number | None = None, step: Number = 1, *, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
     """Evenly spaced values in ``[start, end)``; int64 unless a bound or step is a float."""
     if end is None:
         start, end = 0, start
@@ -228,12 +231,28 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
     return _finish(data, requires_grad)
 
 
-def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def linspace(start: Number, end: Number, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    start, end = _bound("start", start), _bound("end", end)  # (NumPy would broadcast arrays)
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
     with backend.on(device):
         data = backend.xp(device).linspace(start, end, steps).astype(backend.array_dtype(dtype))
     return _finish(data, requires_grad)
+
+
+def _bound(name: str, value):
+    """A bound of ``linspace``: a number, or a 0-d tensor that stands for one (as in PyTorch)."""
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                f"linspace only supports 0-dimensional start and end tensors, but got {name} with {value.ndim} dimension(s)."
+            )
+        return value.item()
+    if not isinstance(value, Number | backend.numpy.number):
+        raise TypeError(f"linspace(): argument '{name}' must be Number, not {backend.type_name(value)}")
+    return value
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

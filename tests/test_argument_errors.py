@@ -48,6 +48,18 @@ CALLS = [
         lambda lib: lib.stack("ab"),
         "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not str",
     ),
+    ("factory, number", lambda lib: lib.arange(np.ones(3)), "must be Number, not numpy.ndarray"),
+    (
+        "factory, list",
+        lambda lib: lib.linspace(0.0, [1.0, 2.0], 3),
+        "linspace()",
+    ),
+    ("factory, int", lambda lib: lib.eye(lib.ones(3)), "eye(): argument 'n' (position 1) must be int, not Tensor"),
+    (
+        "factory, fill",
+        lambda lib: lib.full((2,), lib.ones(4)),
+        "full(): argument 'fill_value' (position 2) must be Number",
+    ),
     ("method", lambda lib: lib.ones(2, 3).matmul(3), "matmul(): argument 'other' (position 1) must be Tensor, not int"),
     ("method, list", lambda lib: lib.ones(3).dot([1.0, 2.0, 3.0]), "must be Tensor, not list"),
     (
@@ -61,6 +73,15 @@ CALLS = [
 @pytest.mark.parametrize(("what", "call", "message"), CALLS, ids=[c[0] for c in CALLS])
 def test_a_wrong_argument_type_is_named_as_pytorch_names_it(what, call, message):
     same_error(call, message)
+
+
+def test_factories_take_one_element_tensors_as_numbers_and_refuse_negative_steps():
+    for lib in (minigrad, torch):
+        assert lib.arange(lib.tensor(3)).tolist() == [0, 1, 2]
+        assert lib.full((2,), lib.tensor(3)).tolist() == [3, 3]
+        assert lib.eye(lib.tensor(2)).tolist() == [[1.0, 0.0], [0.0, 1.0]]
+    same_error(lambda lib: lib.linspace(0, 1, -2), "number of steps must be non-negative")
+    same_error(lambda lib: lib.linspace(lib.zeros(1), 1, 3), "0-dimensional start and end tensors", "start with 1")
 
 
 def test_correct_calls_and_their_own_errors_are_untouched():
