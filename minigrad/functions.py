@@ -1689,31 +1689,25 @@ def broadcast_shapes(*shapes) -> Size:
     for s in shapes:
         if not isinstance(s, Sequence):
             raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {s}")
-    # PyTorch's Python function: its own words, not a tensor operation's (see _broadcast_shape)
-    common = [1] * builtins.max((len(s) for s in shapes), default=0)
-    for index, shape in enumerate(shapes):
-        for dim in builtins.range(-1, -1 - len(shape), -1):
-            if shape[dim] == common[dim]:
-                continue
-            if common[dim] == 1:
-                if shape[dim] < 0:
-                    raise ValueError("Attempting to broadcast a dimension with negative length!")
-                common[dim] = shape[dim]
-            elif shape[dim] != 1:
-                raise RuntimeError(
-                    f"Attempting to broadcast a dimension of length {shape[dim]} at {dim}! Mismatching argument at "
-                    f"index {index} had {shape}; but expected shape should be broadcastable to {common}"
-                )
-    return Size(common)
+    return Size(_broadcast_shape(*shapes, mismatch=_broadcast_shapes_mismatch))
 
 
-def _broadcast_shape(*shapes) -> tuple[int, ...]:
+def _broadcast_shapes_mismatch(index: int, shape, size: int, dim: int, so_far: list) -> RuntimeError:
+    # PyTorch's Python function has its own words, not a tensor operation's (see _broadcast_shape)
+    return RuntimeError(
+        f"Attempting to broadcast a dimension of length {size} at {dim}! Mismatching argument at "
+        f"index {index} had {shape}; but expected shape should be broadcastable to {so_far}"
+    )
+
+
+def _broadcast_shape(*shapes, mismatch=None) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to, or the error of a PyTorch op whose tensors'
-    shapes do not broadcast. As in PyTorch, each shape is met in turn and compared from its last
-    dimension, the dimension counted in the result."""
+    shapes do not broadcast (``mismatch(index, shape, size, dim, so_far)`` makes another). As in
+    PyTorch, each shape is met in turn and compared from its last dimension, the dimension
+    counted in the result."""
     ndim = builtins.max((len(s) for s in shapes), default=0)
     result = [1] * ndim
-    for s in shapes:
+    for index, s in enumerate(shapes):
         for j in reversed(range(ndim - len(s), ndim)):
             size = s[j - ndim]
             if result[j] == 1:
@@ -1721,6 +1715,8 @@ def _broadcast_shape(*shapes) -> tuple[int, ...]:
                     raise ValueError("Attempting to broadcast a dimension with negative length!")
                 result[j] = size
             elif size not in (1, result[j]):
+                if mismatch is not None:
+                    raise mismatch(index, s, size, j - ndim, result)
                 raise RuntimeError(
                     f"The size of tensor a ({result[j]}) must match the size of tensor b ({size}) at "
                     f"non-singleton dimension {j}"
