@@ -1914,7 +1914,7 @@ def _check_division(input, other, kernel: str) -> None:
     _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
         device = (input if isinstance(input, Tensor) else other).device
-        raise NotImplementedError(f"\"{kernel}_{device.type}\" not implemented for 'Bool'")
+        raise _not_for_bool(f"{kernel}_{device.type}")
 
 
 def reciprocal(input: Tensor) -> Tensor:
@@ -1925,7 +1925,7 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     """``input ** exponent`` for a tensor or a number on either side."""
     if not isinstance(input, Tensor):
         if isinstance(input, bool) and exponent.dtype is dtypes.bool:
-            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+            raise _not_for_bool("pow")
         dtype = _operand_dtype((input, exponent))
         return rpow_op(exponent, base=input, dtype=dtype)
     if input.dtype is dtypes.bool and isinstance(exponent, bool):
@@ -1933,7 +1933,7 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if isinstance(exponent, Tensor):
         _broadcast_first(input, exponent)
         if input.dtype is dtypes.bool and exponent.dtype is dtypes.bool:
-            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+            raise _not_for_bool("pow")
         return _binary(pow_tensor_op, input, exponent)
     dtype = _operand_dtype((input, exponent))
     if not dtype.is_floating_point and exponent < 0:
@@ -1958,9 +1958,14 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001
 
 
 def _no_bool_kernel(input: Tensor, kernel: str) -> None:
-    """PyTorch's error for an elementwise function that has no bool version."""
+    """Raise PyTorch's error when ``input`` is bool and the kernel has no bool version."""
     if input.dtype is dtypes.bool:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+        raise _not_for_bool(kernel)
+
+
+def _not_for_bool(kernel: str) -> NotImplementedError:
+    """PyTorch's error for a kernel that has no bool version."""
+    return NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def sign(input: Tensor) -> Tensor:
@@ -2269,7 +2274,7 @@ def _add_combined(op: Op, name: str, input: Tensor, tensor1: Tensor, tensor2: Te
     dtype = _operand_dtype((input, tensor1, tensor2))
     if dtype is dtypes.bool:
         kernel = f"{name}_cpu_out" if input.device.type == "cpu" else f"{name}_cuda"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+        raise _not_for_bool(kernel)
     return op(input, tensor1, tensor2, value=value, dtype=dtype)
 
 
@@ -2414,7 +2419,7 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = _operand_dtype([v for v in (input, min, max) if v is not None])
         if dtype is dtypes.bool and min is not None and max is not None:
-            raise NotImplementedError(f"\"clamp_{input.device.type}\" not implemented for 'Bool'")
+            raise _not_for_bool(f"clamp_{input.device.type}")
         if dtype.is_floating_point:
             lo = _as_tensor(-math.inf if min is None else min, dtype, input.device)
             hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
@@ -2424,7 +2429,8 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
         return out if max is None else minimum(out, max)
     dtype = _operand_dtype([v for v in (input, min, max) if v is not None])  # an int tensor with 1.5 is float
     if dtype is dtypes.bool:  # (bool bounds of a bool tensor: PyTorch's kernels for numbers have no bool version)
-        _no_bool_clamp("clamp" if min is not None and max is not None else "clamp_min" if min is not None else "clamp_max", input)
+        name = "clamp" if min is not None and max is not None else "clamp_min" if min is not None else "clamp_max"
+        _no_bool_kernel(input, f"{name}_scalar_{input.device.type}")
     for bound in (min, max):
         if bound is not None:
             _check_fits(bound, dtype)
@@ -2450,13 +2456,9 @@ def _clamp_one(input: Tensor, bound, number_op: Op, tensor_op: Op, name: str) ->
         _broadcast_shape(input.shape, bound.shape)
         return _lay_out_as_torch(tensor_op(input, bound, dtype=dtype), input, bound)
     if dtype is dtypes.bool:
-        _no_bool_clamp(f"clamp_{name}", input)
+        _no_bool_kernel(input, f"clamp_{name}_scalar_{input.device.type}")
     _check_fits(bound, dtype)
     return number_op(input, dtype=dtype if dtype is not input.dtype else None, **{name: bound})
-
-
-def _no_bool_clamp(name: str, input: Tensor) -> None:
-    raise NotImplementedError(f"\"{name}_scalar_{input.device.type}\" not implemented for 'Bool'")
 
 
 def maximum(input: Tensor, other: Tensor) -> Tensor:
@@ -2929,7 +2931,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     if not 1 <= k <= (input.shape[dim] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"kthvalue_{input.device.type}\" not implemented for 'Bool'")
+        raise _not_for_bool(f"kthvalue_{input.device.type}")
     indices = _kthvalue_indices(input._data, dim, k - 1)
     return _picked_along(kthvalue_op, return_types_kthvalue, input, dim, keepdim, indices)
 
@@ -3075,11 +3077,7 @@ def _check_matmul_dtype(a: Tensor, b: Tensor, name: str) -> None:
             f"{_CPP_NAMES.get(b.dtype, b.dtype)} (in {name}); convert one of them with .to(dtype)"
         )
     if a._data.dtype is _BOOL_ARRAY:
-        _no_bool_product(name)
-
-
-def _no_bool_product(name: str) -> None:
-    raise NotImplementedError(f"\"{_PRODUCT_KERNELS[name]}\" not implemented for 'Bool'")
+        raise _not_for_bool(_PRODUCT_KERNELS[name])
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -3205,8 +3203,7 @@ def bmm(input: Tensor, mat2: Tensor) -> Tensor:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: {list(mat2.shape[:2])}."
         )
-    if input.dtype is dtypes.bool:  # (PyTorch's kernel is chosen by the first dtype before the second is checked)
-        _no_bool_product("bmm")
+    _no_bool_kernel(input, _PRODUCT_KERNELS["bmm"])  # (PyTorch's kernel is chosen by the first dtype before the second is checked)
     if input.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {mat2.dtype._legacy_name}")
     return bmm_op(input, mat2)
@@ -3234,7 +3231,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha:
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         _broadcast_shape(input._data.shape, out_shape)
     if input._data.dtype is _BOOL_ARRAY:
-        raise NotImplementedError(f"\"addmm_impl_{input.device.type}_\" not implemented for 'Bool'")
+        raise _not_for_bool(f"addmm_impl_{input.device.type}_")
     if beta == 1 and alpha == 1:  # nn.Linear's hot path: no scaling to record
         return addmm_op(input, mat1, mat2)
     return addmm_scaled_op(input, mat1, mat2, **_coefficients(input, beta, alpha))
@@ -3258,7 +3255,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: N
         names = ", ".join(t.dtype._legacy_name for t in (input, mat))
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and {vec.dtype._legacy_name}")
     if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"addmv_impl_{input.device.type}\" not implemented for 'Bool'")
+        raise _not_for_bool(f"addmv_impl_{input.device.type}")
     return addmv_op(input, mat, vec, **_coefficients(input, beta, alpha))
 
 
@@ -3292,8 +3289,7 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, 
                 f"batch2: {_cpp_name(batch2.dtype)}"
             )
         raise RuntimeError(f"expected scalar type {batch1.dtype._legacy_name} but found {batch2.dtype._legacy_name}")
-    if input.dtype is dtypes.bool:
-        _no_bool_product("baddbmm")
+    _no_bool_kernel(input, _PRODUCT_KERNELS["baddbmm"])
     return baddbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
 
 
@@ -3313,8 +3309,7 @@ def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: Number = 1, a
             raise RuntimeError(
                 f"self and mat2 must have the same dtype, but got {other.dtype._legacy_name} and {batch2.dtype._legacy_name}"
             )
-    if input.dtype is dtypes.bool:
-        _no_bool_product("addbmm")
+    _no_bool_kernel(input, _PRODUCT_KERNELS["addbmm"])
     return addbmm_op(input, batch1, batch2, **_coefficients(input, beta, alpha))
 
 
@@ -6511,7 +6506,7 @@ def _search(name: str, boundaries: Tensor, values, out_int32: bool, right: bool,
                 f"and got sorter tensor {list(sorter.shape)}"
             )
     if dtypes.promote_types(boundaries.dtype, values.dtype) is dtypes.bool:
-        raise NotImplementedError(f"\"searchsorted_out_{boundaries.device.type}\" not implemented for 'Bool'")
+        raise _not_for_bool(f"searchsorted_out_{boundaries.device.type}")
     device, tensors = _one_device("searchsorted", boundaries, values, *([sorter] if sorter is not None else []))
     xp, seq, vals = backend.xp(device), tensors[0]._data, tensors[1]._data
     with backend.on(device):
@@ -7066,8 +7061,7 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
             f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number of elements, "
             f"but got {n} and {m} elements respectively"
         )
-    if input.dtype is dtypes.bool:
-        _no_bool_product("dot")
+    _no_bool_kernel(input, _PRODUCT_KERNELS["dot"])
     return vdot_op(input, other)
 
 
