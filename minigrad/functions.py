@@ -8563,4 +8563,5 @@ __all__ = [
     and not isinstance(value, Op | type)
     and getattr(value, "__module__", None) == __name__
     and name not in ("index", "view_again", "xp_call", "forward_name")
+    and name not in ("view", "expand", "sum_to_size")  # Tensor methods only, in PyTorch
 ]

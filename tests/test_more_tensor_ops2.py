@@ -54,6 +54,12 @@ def test_the_function_and_the_method_exist_as_in_torch(name):
     assert hasattr(minigrad.Tensor, name) == hasattr(torch.Tensor, name)
 
 
+def test_every_torch_function_of_minigrad_is_one_of_torch():
+    # x.view, x.expand and x.sum_to_size are methods only: PyTorch has no torch.view
+    assert [name for name in minigrad.functions.__all__ if not hasattr(torch, name)] == []
+    assert minigrad.ones(6).view(2, 3).expand(2, 2, 3).sum_to_size(1, 3).tolist() == [[4.0, 4.0, 4.0]]
+
+
 @pytest.mark.parametrize("name", ["cross", "matrix_power", "multi_dot"])
 def test_the_linalg_functions_exist_as_in_torch(name):
     assert name in minigrad.linalg.__all__
