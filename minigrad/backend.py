@@ -864,8 +864,9 @@ def special(name: str, *args):
     """``scipy.special.<name>(*args)`` on NumPy arrays, or CuPy's copy of it on GPU arrays, in
     the dtype of the first array among ``args`` (SciPy computes float16, and some functions
     float32, in float64). ``args`` may mix arrays and numbers (``polygamma(n, x)``)."""
-    first = next(a for a in args if is_array(a))
-    if isinstance(first, numpy.ndarray):
+    # (a NumPy scalar too: NumPy makes one of a 0-d array's arithmetic, as in x / sqrt(2))
+    first = next(a for a in args if is_array(a) or isinstance(a, numpy.generic))
+    if isinstance(first, numpy.ndarray | numpy.generic):
         import scipy.special
 
         # (asarray: SciPy gives a 0-d array back as a NumPy scalar)

@@ -1173,6 +1173,38 @@ def _adaptive_axes(xp, shape, output_size):
     return [_adaptive_axis(xp, shape[d], n) for d, n in zip((-2, -1), output_size)]
 
 
+def _empty_windows(xp, sizes, kernel_size, stride, padding, dilation, ceil_mode):
+    """Which windows of a max pool over dims of ``sizes`` lie wholly in the padding (a dilation
+    can skip the input), and for each window the flat position PyTorch's kernel starts from: each
+    dim's first tap at or after 0. PyTorch gives an empty window -inf, and that position as index."""
+    n, empty, start = len(sizes), False, 0
+    for k, (size, kernel, s, p, d) in enumerate(zip(sizes, kernel_size, stride, padding, dilation)):
+        taps, inside = _sliding_axis(xp, size, kernel, s, p, d, ceil_mode)
+        first = taps[:, 0] + (xp.maximum(-taps[:, 0], 0) + d - 1) // d * d
+        shape = (-1,) + (1,) * (n - 1 - k)  # this dim's place in the grid of windows
+        empty = empty | ~inside.any(-1).reshape(shape)
+        start = start * size + first.reshape(shape)
+    return empty, start
+
+
+def _sliding_max_indices(xp, indices, sizes, params: dict):
+    """``indices`` with PyTorch's index in each empty window (kept inside the plane or volume:
+    beyond it PyTorch's backward would write outside the gradient)."""
+    empty, start = _empty_windows(xp, sizes, **params)
+    return xp.where(empty, xp.minimum(start, math.prod(sizes) - 1), indices) if empty.any() else indices
+
+
+def _sliding_max(xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1):
+    """max_pool2d's or max_pool3d's forward: ``self`` read at the indices ``result1``, and the
+    lowest value in the windows wholly in the padding, as PyTorch's kernel gives them."""
+    n = len(kernel_size)
+    values = _gather_flat(xp, self, result1) if n == 2 else _gather_volume(xp, self, result1)
+    empty, _ = _empty_windows(xp, self.shape[-n:], kernel_size, stride, padding, dilation, ceil_mode)
+    if not empty.any():
+        return values
+    return xp.where(empty, -xp.inf if values.dtype.kind == "f" else xp.iinfo(values.dtype).min, values)
+
+
 def max_indices(xp, x, geometry):
     """The flat position in its plane of each window's maximum, as PyTorch's kernels choose it:
     the first largest value, or the last NaN when the window holds one."""
@@ -1242,11 +1274,11 @@ def _indices_backward_op(name: str, dims: int = 2) -> Op:
     )
 
 
-# The indices are a parameter named as PyTorch saves them (``_saved_result1``); the forward only
+# The indices are a parameter named as PyTorch saves them (``_saved_result1``); the forward
 # reads the input there, the other parameters are kept as PyTorch's node keeps them.
 max_pool2d_op = Op(
     "MaxPool2DWithIndicesBackward0",
-    lambda xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1: _gather_flat(xp, self, result1),
+    _sliding_max,
     self=lambda grad, self, result1: max_pool2d_backward_op(grad, self, indices=result1),
 )
 max_pool2d_backward_op = _indices_backward_op("MaxPool2DWithIndicesBackwardBackward0")
@@ -1433,7 +1465,8 @@ constant_pad_nd_op = Op(
 def sliding_max_indices(xp, x, *, kernel_size, stride, padding, dilation, ceil_mode):
     """max_pool2d's indices (flat positions in each plane of ``x``)."""
     axes = _sliding_axes(xp, x.shape, kernel_size, stride, padding, dilation, ceil_mode)
-    return max_indices(xp, x, _plane(xp, *axes, x.shape[-1]))
+    params = dict(kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
+    return _sliding_max_indices(xp, max_indices(xp, x, _plane(xp, *axes, x.shape[-1])), x.shape[-2:], params)
 
 
 def adaptive_max_indices(xp, x, *, output_size):
@@ -1815,7 +1848,8 @@ def _sliding_volume(xp, shape, kernel_size, stride, padding, dilation, ceil_mode
 def sliding_max_indices3d(xp, x, *, kernel_size, stride, padding, dilation, ceil_mode):
     """max_pool3d's indices (flat positions in each (D, H, W) volume of ``x``)."""
     _, geometry = _sliding_volume(xp, x.shape, kernel_size, stride, padding, dilation, ceil_mode)
-    return max_indices(xp, _as_plane(x), geometry)
+    params = dict(kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation, ceil_mode=ceil_mode)
+    return _sliding_max_indices(xp, max_indices(xp, _as_plane(x), geometry), x.shape[-3:], params)
 
 
 def adaptive_max_indices3d(xp, x, *, output_size):
@@ -1831,7 +1865,7 @@ def _gather_volume(xp, x, indices):
 
 max_pool3d_op = Op(
     "MaxPool3DWithIndicesBackward0",
-    lambda xp, self, *, kernel_size, stride, padding, dilation, ceil_mode, result1: _gather_volume(xp, self, result1),
+    _sliding_max,
     self=lambda grad, self, result1: max_pool3d_backward_op(grad, self, indices=result1),
 )
 max_pool3d_backward_op = _indices_backward_op("MaxPool3DWithIndicesBackwardBackward0", 3)

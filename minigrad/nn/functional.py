@@ -356,54 +356,74 @@ def _pool_pair(value, function: str, name: str) -> tuple[int, int]:
 
 
 def _check_pool_input(input: Tensor, function: str) -> None:
-    """A 3-D (C, H, W) or 4-D (N, C, H, W) input, where only N may be 0."""
+    """The checks of a 2-d pool's input that PyTorch makes before those of the parameters."""
     if input.ndim not in (3, 4) and function == "max_pool2d":
         raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
     if input.ndim < 3:  # avg_pool2d reads dim -3 first
         raise IndexError(
             f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got -3)"
         )
-    if input.ndim > 4 or 0 in input.shape[-3:]:
-        raise RuntimeError(
-            "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
-            f"{list(input.shape)}"
-        )
-    if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"{function}\" not implemented for 'Bool'")
 
 
-def _pool_output(input: Tensor, kernel, stride, padding, dilation, ceil_mode: bool) -> tuple[int, int]:
-    """The output (h, w) of a sliding-window pool, after PyTorch's checks of its parameters."""
-    if 0 in stride:
-        raise RuntimeError("stride should not be zero")
-    if min(stride) < 0:
-        raise RuntimeError(f"stride should be greater than zero, but got dH: {stride[0]} dW: {stride[1]}")
-    if min(kernel) <= 0:
-        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kernel[0]} kW: {kernel[1]}")
-    if min(dilation) <= 0:
-        raise RuntimeError(
-            f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: {dilation[1]}"
-        )
-    for p, k, d in zip(padding, kernel, dilation):
+def _pool_output(input: Tensor, function: str, kernel, stride, padding, dilation, ceil_mode: bool) -> tuple:
+    """The output sizes of a 2-d or 3-d sliding-window pool, after PyTorch's checks of its
+    parameters and of the input's shape and dtype, in PyTorch's order."""
+    n = len(kernel)
+    for k, s, p, d in zip(kernel, stride, padding, dilation):  # pooling_output_shape's, dim by dim
+        if s == 0:
+            raise RuntimeError("stride should not be zero")
         if p < 0:
             raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-        if p > (d * (k - 1) + 1) // 2:
+        if p > int((d * (k - 1) + 1) / 2):  # (int(): C++'s division, which rounds towards zero)
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
             )
-    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
-        raise RuntimeError(
-            "pad should be smaller than or equal to half of kernel size, but got "
-            f"padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
-        )
-    size = input.shape[-2:]
-    out = tuple(_ops.pooled_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding, dilation))
+    axes = "THW"[-n:]
+    positive = (("kernel size", kernel, "k"), ("stride", stride, "d"), ("dilation", dilation, "dilation"))
+    for what, values, letter in positive:
+        if min(values) <= 0:
+            got = " ".join(f"{letter}{axis}: {v}" for axis, v in zip(axes, values))
+            raise RuntimeError(f"{what} should be greater than zero, but got {got}")
+    sizes = input.shape[-n:]
+    if n == 2:
+        if input.ndim > 4 or 0 in input.shape[-3:]:
+            raise RuntimeError(
+                "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+                f"{list(input.shape)}"
+            )
+        if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+            raise RuntimeError(
+                "pad should be smaller than or equal to half of kernel size, but got "
+                f"padW = {padding[1]}, padH = {padding[0]}, kW = {kernel[1]}, kH = {kernel[0]}"
+            )
+    else:
+        if 0 in input.shape[-4:]:
+            name = "avg_pool3d" if function == "avg_pool3d" else "max_pool3d_with_indices_out_cpu_template"
+            raise RuntimeError(
+                f"{name}(): Expected input's non-batch dimensions to have positive length, but input has a shape of "
+                f"{list(input.shape)} and non-batch dimension 0 has length zero!"
+            )
+        if function == "avg_pool3d" and any(s < k for s, k in zip(sizes, kernel)):  # (padding not counted)
+            raise RuntimeError(
+                f"input image (T: {sizes[0]} H: {sizes[1]} W: {sizes[2]}) smaller than kernel size "
+                f"(kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})"
+            )
+        if any(p > k // 2 for p, k in zip(padding, kernel)):
+            (kt, kh, kw), (pt, ph, pw) = kernel, padding
+            raise RuntimeError(
+                "pad should be smaller than or equal to half of kernel size, but got "
+                f"kT: {kt} kW: {kw} kH: {kh} padT: {pt} padW: {pw} padH: {ph}"
+            )
+    out = tuple(_ops.pooled_size(*args, ceil_mode) for args in zip(sizes, kernel, stride, padding, dilation))
     if min(out) < 1:
-        channels = input.shape[-3]
+        channels = input.shape[-n - 1]
         raise RuntimeError(
-            f"Given input size: ({channels}x{size[0]}x{size[1]}). Calculated output size: "
-            f"({channels}x{out[0]}x{out[1]}). Output size is too small"
+            f"Given input size: ({'x'.join(map(str, (channels, *sizes)))}). Calculated output size: "
+            f"({'x'.join(map(str, (channels, *out)))}). Output size is too small"
         )
+    if input.dtype is dtypes.bool:
+        kernel_name = "avg_pool3d_out_frame" if function == "avg_pool3d" else function
+        raise _F._not_for_bool(kernel_name)
     return out
 
 
@@ -445,7 +465,7 @@ def max_pool2d(
     padding = _pool_pair(padding, "max_pool2d", "padding")
     dilation = _pool_pair(dilation, "max_pool2d", "dilation")
     _check_pool_input(input, "max_pool2d")
-    _pool_output(input, kernel, stride, padding, dilation, ceil_mode)
+    _pool_output(input, "max_pool2d", kernel, stride, padding, dilation, ceil_mode)
     params = {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": ceil_mode}
     indices = backend.compute(input.device, _ops.sliding_max_indices, [input._data], params)
     return _with_indices(_ops.max_pool2d_op, input, indices, return_indices, **params)
@@ -482,7 +502,7 @@ def avg_pool2d(
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     _check_pool_input(input, "avg_pool2d")
-    _pool_output(input, kernel, stride, padding, (1, 1), ceil_mode)
+    _pool_output(input, "avg_pool2d", kernel, stride, padding, (1, 1), ceil_mode)
     return _ops.avg_pool2d_op(
         input,
         kernel_size=kernel,
@@ -559,13 +579,14 @@ def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False
     return _with_indices(_ops.adaptive_max_pool2d_op, input, indices, return_indices)
 
 
-def _one(value, function: str, name: str) -> int:
-    """An int or a sequence of one int, for the 1-d pools."""
+def _one(value, function: str, name: str, own_message: bool = False) -> int:
+    """An int or a sequence of one int, for the 1-d pools (``own_message``: with ATen max_pool1d's
+    words, else with those of its check1d)."""
     if isinstance(value, int):
         return value
     value = tuple(value)
     if len(value) != 1:
-        if function == "max_pool1d":
+        if own_message:
             raise RuntimeError(
                 f"max_pool1d() {name} must be an int, list of ints or tuple of ints of size 1 but got size {len(value)}"
             )
@@ -599,14 +620,21 @@ def max_pool1d(
     >>> torch.nn.functional.max_pool1d(torch.tensor([[1.0, 3.0, 2.0, 0.0]]), 2)
     tensor([[3., 2.]])
     """
-    if input.ndim not in (2, 3):
+    if return_indices:  # PyTorch's max_pool1d_with_indices: max_pool2d checks the values
+        _check_1d_input(input, "max_pool1d")
+        kernel = _one(kernel_size, "max_pool1d", "kernel_size")
+        stride = kernel if stride is None or stride == [] else _one(stride, "max_pool1d", "stride")
+        padding, dilation = _one(padding, "max_pool1d", "padding"), _one(dilation, "max_pool1d", "dilation")
+        pooled = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode, True)
+        return pooled[0].squeeze(-2), pooled[1].squeeze(-2)
+    if input.ndim not in (2, 3) or 0 in input.shape[-2:]:
         raise RuntimeError(
             "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, but got:"
             f"{list(input.shape)}"
         )
-    kernel = _one(kernel_size, "max_pool1d", "kernel_size")
-    stride = kernel if stride is None or stride == [] else _one(stride, "max_pool1d", "stride")
-    padding, dilation = _one(padding, "max_pool1d", "padding"), _one(dilation, "max_pool1d", "dilation")
+    kernel = _one(kernel_size, "max_pool1d", "kernel_size", True)
+    stride = kernel if stride is None or stride == [] else _one(stride, "max_pool1d", "stride", True)
+    padding, dilation = _one(padding, "max_pool1d", "padding", True), _one(dilation, "max_pool1d", "dilation", True)
     for name, value in (("kernel_size", kernel), ("stride", stride), ("dilation", dilation)):
         if value <= 0:
             raise RuntimeError(f"max_pool1d() {name} must be greater than zero, but got {value}")
@@ -620,12 +648,7 @@ def max_pool1d(
     if out < 1:
         raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
     _check_floating(input, "max_pool1d_impl")
-    pooled = max_pool2d(
-        input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode, return_indices
-    )
-    if return_indices:
-        return pooled[0].squeeze(-2), pooled[1].squeeze(-2)
-    return pooled.squeeze(-2)
+    return max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode).squeeze(-2)
 
 
 @_takes_tensors("input")
@@ -710,8 +733,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
     dims = len(pad) // 2
     sizes = input.shape[input.ndim - dims :][::-1]  # last dim first, as pad
     if mode == "constant":
-        for k, size in enumerate(sizes):
-            if size + pad[2 * k] + pad[2 * k + 1] < 0:
+        for k, size in enumerate(sizes):  # PyTorch cuts (narrows) first, then pads
+            if size + min(pad[2 * k], 0) + min(pad[2 * k + 1], 0) < 0:
                 raise RuntimeError("narrow(): length must be non-negative.")
         return _ops.constant_pad_nd_op(input, pad=pad, value=0 if value is None else value)
     if value is not None and value != 0:
@@ -728,12 +751,13 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         return _circular_pad(input, pad, sizes)
     if input.dtype is dtypes.bool:
         kind = "reflection" if mode == "reflect" else "replication"
-        raise NotImplementedError(f"\"{kind}_pad{dims}d\" not implemented for 'Bool'")
+        raise _F._not_for_bool(f"{kind}_pad{dims}d")
     if 0 in input.shape[input.ndim - dims - 1 :] or (input.ndim == dims + 1 and 0 in input.shape):
         raise RuntimeError(
             f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero "
             f"dimensions for input, but got: {list(input.shape)}"
         )
+    shape = list(input.shape)
     for k, size in enumerate(sizes):
         before, after = pad[2 * k], pad[2 * k + 1]
         if mode == "reflect" and (before >= size or after >= size):
@@ -741,24 +765,31 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                 f"Argument #{4 + 2 * k}: Padding size should be less than the corresponding input dimension, but got: "
                 f"padding ({before}, {after}) at dimension {input.ndim - 1 - k} of input {list(input.shape)}"
             )
-        out = size + before + after
-        if dims == 1 and out < 1:
-            raise RuntimeError(f"input (W: {size}) is too small. Calculated output W: {out}")
-        if out < 0:
-            shape = list(input.shape)
-            shape[input.ndim - 1 - k] = out
-            raise RuntimeError(f"Trying to create tensor with negative dimension {out}: {shape}")
+        shape[input.ndim - 1 - k] = size + before + after
+    outs = shape[input.ndim - dims :]
+    if max(outs) < 1:  # (PyTorch's kernels refuse only an output empty in every padded dim)
+        sizes = input.shape[input.ndim - dims :]
+        given = {1: "W: {}", 2: "H: {}, W: {}" + (" " if mode == "replicate" else ""), 3: "D: {} H: {}, W: {}"}[dims]
+        got = " ".join(f"{axis}: {n}" for axis, n in zip("DHW"[-dims:], outs))
+        raise RuntimeError(f"input ({given.format(*sizes)}) is too small. Calculated output {got}")
+    if min(outs) < 0:
+        negative = next(n for n in outs if n < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {shape}")
     return _ops.pad_ops[mode, dims](input, padding=pad)
 
 
 def _circular_pad(input: Tensor, pad: tuple, sizes) -> Tensor:
     """Circular padding as one read at wrapped positions (``IndexBackward0``; PyTorch copies slices)."""
-    for k, size in enumerate(sizes):
-        before, after = pad[2 * k], pad[2 * k + 1]
+    for k in reversed(range(len(sizes))):  # PyTorch checks the first padded dim first
+        size, before, after = sizes[k], pad[2 * k], pad[2 * k + 1]
         if before > size or after > size:
             raise RuntimeError("Padding value causes wrapping around more than once.")
-        if size + min(before, 0) + min(after, 0) <= 0:
-            raise RuntimeError("Negative padding value is resulting in an empty dimension.")
+        if size + before + after < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    for k, size in enumerate(sizes):
+        # (where nothing is left after cutting, PyTorch would wrap around uninitialised memory)
+        if size + min(pad[2 * k], 0) + min(pad[2 * k + 1], 0) <= 0 < size + pad[2 * k] + pad[2 * k + 1]:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
     key = backend.compute(input.device, _ops.pad_key, [input.shape, pad, "circular"], {})
     return _F.index_op(input, key=key)
 
@@ -768,12 +799,19 @@ def _check_normalized_shape(input: Tensor, shape: tuple, tensors: dict, star: st
     """PyTorch's checks that ``input`` ends in ``normalized_shape`` and that the given weight (and
     bias) have that shape; ``star`` begins the expected shape in the message (layer_norm's has
     ``[*, 3]``, rms_norm's ``[*3]``)."""
+    if not shape:
+        raise RuntimeError(
+            "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got "
+            "normalized_shape = []"
+        )
     for name, t in tensors.items():
         if t is not None and tuple(t.shape) != shape:
             raise RuntimeError(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                 f"{list(t.shape)} and normalized_shape = {list(shape)}"
             )
+    if star == "*" and input.ndim < len(shape):  # rms_norm counts the dims first
+        raise ValueError(f"Input tensor must have at least {len(shape)} dimensions, but got {input.ndim}")
     if input.ndim < len(shape) or tuple(input.shape[input.ndim - len(shape) :]) != shape:
         raise RuntimeError(
             f"Given normalized_shape={list(shape)}, expected input with shape [{star}{str(list(shape))[1:-1]}], "
@@ -852,7 +890,9 @@ def batch_norm(
     (tensor([0.2000, 2.0000]), tensor([ 1.1000, 20.9000]))
     """
     if training:
-        count = input.shape[0] * math.prod(input.shape[2:]) if input.ndim else 1
+        if input.ndim == 0:  # (PyTorch's Python code reads size[0] first)
+            raise IndexError("tuple index out of range")
+        count = input.shape[0] * math.prod(input.shape[2:])
         if count == 1:  # the variance of one value is 0: nothing would be left of it
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
         if eps <= 0.0:
@@ -955,7 +995,9 @@ def instance_norm(
     if not use_input_stats and (running_mean is None or running_var is None):
         raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
     b, c = input.shape[:2]
-    weight, bias, mean, var = (None if t is None else t.repeat(b) for t in (weight, bias, running_mean, running_var))
+    weight, bias = (None if t is None else t.repeat(b) for t in (weight, bias))
+    # the statistics in the input's dtype, which PyTorch allows them to differ from
+    mean, var = (None if t is None else t.repeat(b).to(input.dtype) for t in (running_mean, running_var))
     flat = input.contiguous().view(1, b * c, *input.shape[2:])
     out = batch_norm(flat, mean, var, weight, bias, use_input_stats, momentum, eps)
     with no_grad():  # each channel's statistics: the mean over the batch of the repeated ones
@@ -1335,7 +1377,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     """``value`` where ``input <= threshold``, else ``input`` (``ThresholdBackward0``; in place
     ``ThresholdBackward1``). The gradient is 0 where the value was replaced."""
     if input.dtype == dtypes.bool:
-        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+        raise _F._not_for_bool("threshold_cpu")
     if inplace:
         return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
     return _ops.threshold_op(input, threshold=threshold, value=value)
@@ -1883,10 +1925,16 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
              [3., 4., 6., 7.],
              [4., 5., 7., 8.]]])
     """
-    if input.ndim not in (3, 4):
-        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
     kernel, dilation, padding, stride = _fold_pairs(kernel_size, dilation, padding, stride)
     _check_fold_args(kernel, dilation, padding, stride)
+    if input.ndim < 3:  # (PyTorch reads the size of dim 1 and 2 first)
+        n = input.ndim
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
+    if input.ndim > 4 or 0 in input.shape[-3:]:
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for input, "
+            f"but got: {list(input.shape)}"
+        )
     hw = tuple(input.shape[-2:])
     blocks = _blocks(hw, kernel, dilation, padding, stride)
     if min(blocks) < 1:
@@ -1911,12 +1959,12 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     """
     size = _ntuple(output_size, "output_size", 2)
     kernel, dilation, padding, stride = _fold_pairs(kernel_size, dilation, padding, stride)
+    _check_fold_args(kernel, dilation, padding, stride)
     if input.ndim not in (2, 3) or any(n == 0 for n in input.shape[input.ndim - 2 :]):
         raise RuntimeError(
             "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions for "
             f"input, but got: {list(input.shape)}"
         )
-    _check_fold_args(kernel, dilation, padding, stride)
     columns, length = input.shape[-2:]
     if columns % (kernel[0] * kernel[1]):
         raise RuntimeError(
@@ -1962,6 +2010,7 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         sizes = input.size()
         div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
         div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        _pool_output(div, "avg_pool3d", (size, 1, 1), (1, 1, 1), (0, 0, 0), (1, 1, 1), False)  # its checks
         div = _ops.avg_pool3d_channels_op(div, size=size).squeeze(1)  # avg_pool3d over (size, 1, 1)
         div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
@@ -3202,32 +3251,9 @@ def _pool3d_geometry(input: Tensor, function: str, kernel_size, stride, padding,
     kernel = _triple(kernel_size, function, "kernel_size")
     stride = kernel if stride is None or stride == [] else _triple(stride, function, "stride")
     padding, dilation = _triple(padding, function, "padding"), _triple(dilation, function, "dilation")
-    if input.ndim not in (4, 5) or 0 in input.shape[-4:]:
+    if input.ndim not in (4, 5):
         raise RuntimeError("non-empty 4D or 5D (batch mode) tensor expected for input")
-    if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"{function}\" not implemented for 'Bool'")
-    if 0 in stride:
-        raise RuntimeError("stride should not be zero")
-    if min(stride) < 0 or min(kernel) <= 0 or min(dilation) <= 0:
-        raise RuntimeError(
-            f"stride, kernel size and dilation should be greater than zero, but got stride {stride}, kernel_size "
-            f"{kernel} and dilation {dilation}"
-        )
-    for p, k, d in zip(padding, kernel, dilation):
-        if p < 0:
-            raise RuntimeError(f"pad must be non-negative, but got pad: {p}")
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} and dilation={d}"
-            )
-    sizes = input.shape[-3:]
-    out = [_ops.pooled_size(*args, ceil_mode) for args in zip(sizes, kernel, stride, padding, dilation)]
-    if min(out) < 1:
-        channels = input.shape[-4]
-        raise RuntimeError(
-            f"Given input size: ({'x'.join(map(str, (channels, *sizes)))}). Calculated output size: "
-            f"({'x'.join(map(str, (channels, *out)))}). Output size is too small"
-        )
+    _pool_output(input, function, kernel, stride, padding, dilation, ceil_mode)
     return {"kernel_size": kernel, "stride": stride, "padding": padding, "dilation": dilation, "ceil_mode": ceil_mode}
 
 
