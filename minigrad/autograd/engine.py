@@ -369,16 +369,10 @@ def _gpu_of(grads: list):
 def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None = None) -> tuple:
     # The common case, a CPU gradient, is checked without a call. (No local name for the
     # gradient: AccumulateGrad counts references to it.)
-    cpu = grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY
-    gpu = None if cpu else _gpu_of(grads)
-    if gpu is not None:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
-        with backend.on(gpu):
-            grad_inputs = node.apply(grads, create_graph, wanted)
-    elif cpu or node._runs_without_gradients or any(g is not None for g in grads):
+    if grads[0] is not None and type(grads[0]._data) is backend.CPU_ARRAY:
         grad_inputs = node.apply(grads, create_graph, wanted)
-    else:  # no gradient at all: PyTorch's own nodes check what they saved, and give none
-        node.unpack_saved()
-        grad_inputs = (None,) * len(node.next_functions)
+    else:
+        grad_inputs = _apply_rarely(node, grads, create_graph, wanted)
     if node._post_hooks:
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))
@@ -386,6 +380,18 @@ def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None
                 _check_hook_count(new, len(grad_inputs), hook)
                 grad_inputs = tuple(new)
     return grad_inputs
+
+
+def _apply_rarely(node: Node, grads: list, create_graph: bool, wanted: tuple | None) -> tuple:
+    """``node.apply`` in the rarer cases: gradients on a GPU, or no gradient at all."""
+    gpu = _gpu_of(grads)
+    if gpu is not None:  # arrays a derivative rule makes go to its gradient's GPU (which need not be GPU 0)
+        with backend.on(gpu):
+            return node.apply(grads, create_graph, wanted)
+    if node._runs_without_gradients or any(g is not None for g in grads):
+        return node.apply(grads, create_graph, wanted)
+    node.unpack_saved()  # no gradient at all: PyTorch's own nodes check what they saved, and give none
+    return (None,) * len(node.next_functions)
 
 
 def _check_hook_result(new, old, hook) -> None:
