@@ -764,7 +764,12 @@ def _median_indices(xp, a, dim, ignore_nan):
     nan = xp.isnan(a) if a.dtype.kind == "f" else xp.zeros(a.shape, dtype=bool)
     if ignore_nan:
         count = a.shape[dim] - nan.sum(axis=dim, keepdims=True)
-        return _reduced(xp, xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim))
+        found = xp.take_along_axis(order, xp.maximum(count - 1, 0) // 2, axis=dim).squeeze(dim)
+        if not count.all():  # a row of NaN only: where PyTorch's nth_element, comparing nothing as less, leaves them
+            run = _Libstdcxx([math.nan] * a.shape[dim], lambda x, y: False)
+            run.nth_element(0)
+            found = xp.where(count.squeeze(dim) == 0, run.idx[0], found)
+        return _reduced(xp, found)
     middle = xp.take(order, (a.shape[dim] - 1) // 2, axis=dim)
     return _reduced(xp, xp.where(nan.any(axis=dim), nan.argmax(axis=dim), middle))
 
@@ -887,37 +892,56 @@ def _last_of_longest_run(values: list, order: list) -> int:
 
 
 def _std_sort_order(values: list) -> list:
-    """The order in which libstdc++'s ``std::sort`` (introsort: median-of-three quicksort down to
-    runs of 16, heapsort past a depth of 2 log2 n, then insertion sort) leaves ``values`` when
-    comparing them with ``<``, as PyTorch's mode kernel sorts (value, index) pairs. It differs
-    from a stable sort in the order of equal values, and with NaN, which compares False."""
-    v, idx = list(values), list(range(len(values)))
-    less = lambda i, j: v[i] < v[j]  # noqa: E731
+    """The order in which libstdc++'s ``std::sort`` leaves ``values`` when comparing them with
+    ``<``, as PyTorch's mode kernel sorts (value, index) pairs. It differs from a stable sort in
+    the order of equal values, and with NaN, which compares False."""
+    run = _Libstdcxx(values)
+    run.sort(0, len(values))
+    return run.idx
 
-    def swap(i, j):
+
+class _Libstdcxx:
+    """libstdc++'s ``std::sort`` (introsort: median-of-three quicksort down to runs of 16,
+    heapsort past a depth of 2 log2 n, then insertion sort), ``std::nth_element`` (the same
+    quickselect down to runs of 3) and ``std::partial_sort`` (a heap), replayed on a list of
+    values that carry their original places (``idx``) along, comparing with ``less``. PyTorch's
+    CPU kernels run them on (value, index) pairs: the places they leave equal values (and NaN)
+    in are PyTorch's, which a stable sort's are not."""
+
+    def __init__(self, values: list, less=operator.lt) -> None:
+        self.v, self.idx, self.less = list(values), list(range(len(values))), less
+
+    def _lt(self, i: int, j: int) -> bool:
+        return self.less(self.v[i], self.v[j])
+
+    def _swap(self, i: int, j: int) -> None:
+        v, idx = self.v, self.idx
         v[i], v[j], idx[i], idx[j] = v[j], v[i], idx[j], idx[i]
 
-    def linear_insert(i):  # __unguarded_linear_insert
+    def _linear_insert(self, i: int) -> None:  # __unguarded_linear_insert
+        v, idx = self.v, self.idx
         value, index = v[i], idx[i]
-        while i and value < v[i - 1]:  # (the bound C++ leaves out, where NaN could run past it)
+        while i and self.less(value, v[i - 1]):  # (the bound C++ leaves out, where NaN could run past it)
             v[i], idx[i] = v[i - 1], idx[i - 1]
             i -= 1
         v[i], idx[i] = value, index
 
-    def insertion_sort(first, last):
+    def _insertion_sort(self, first: int, last: int) -> None:
+        v, idx = self.v, self.idx
         for i in range(first + 1, last):
-            if v[i] < v[first]:
+            if self._lt(i, first):
                 value, index = v[i], idx[i]
                 v[first + 1 : i + 1], idx[first + 1 : i + 1] = v[first:i], idx[first:i]
                 v[first], idx[first] = value, index
             else:
-                linear_insert(i)
+                self._linear_insert(i)
 
-    def adjust_heap(first, hole, length, value, index):
+    def _adjust_heap(self, first: int, hole: int, length: int, value, index) -> None:
+        v, idx = self.v, self.idx
         top = second = hole
         while second < (length - 1) // 2:
             second = 2 * (second + 1)
-            if less(first + second, first + second - 1):
+            if self._lt(first + second, first + second - 1):
                 second -= 1
             v[first + hole], idx[first + hole] = v[first + second], idx[first + second]
             hole = second
@@ -926,53 +950,90 @@ def _std_sort_order(values: list) -> list:
             v[first + hole], idx[first + hole] = v[first + second - 1], idx[first + second - 1]
             hole = second - 1
         parent = (hole - 1) // 2
-        while hole > top and v[first + parent] < value:
+        while hole > top and self.less(v[first + parent], value):
             v[first + hole], idx[first + hole] = v[first + parent], idx[first + parent]
             hole, parent = parent, (parent - 1) // 2
         v[first + hole], idx[first + hole] = value, index
 
-    def heap_sort(first, last):
-        length = last - first
-        for parent in range((length - 2) // 2, -1, -1) if length >= 2 else ():
-            adjust_heap(first, parent, length, v[first + parent], idx[first + parent])
+    def _pop_heap(self, first: int, last: int, result: int) -> None:
+        v, idx = self.v, self.idx
+        value, index = v[result], idx[result]
+        v[result], idx[result] = v[first], idx[first]
+        self._adjust_heap(first, 0, last - first, value, index)
+
+    def _heap_select(self, first: int, middle: int, last: int) -> None:
+        length = middle - first
+        for parent in range((length - 2) // 2, -1, -1) if length >= 2 else ():  # make_heap
+            self._adjust_heap(first, parent, length, self.v[first + parent], self.idx[first + parent])
+        for i in range(middle, last):
+            if self._lt(i, first):
+                self._pop_heap(first, middle, i)
+
+    def _sort_heap(self, first: int, last: int) -> None:
         while last - first > 1:
             last -= 1
-            value, index = v[last], idx[last]
-            v[last], idx[last] = v[first], idx[first]
-            adjust_heap(first, 0, last - first, value, index)
+            self._pop_heap(first, last, last)
 
-    def introsort(first, last, depth):
+    def _partition(self, first: int, last: int) -> int:
+        """The median of three moved to ``first``, then __unguarded_partition around it: the cut."""
+        a, b, c = first + 1, first + (last - first) // 2, last - 1
+        if self._lt(a, b):
+            self._swap(first, b if self._lt(b, c) else c if self._lt(a, c) else a)
+        else:
+            self._swap(first, a if self._lt(a, c) else c if self._lt(b, c) else b)
+        lo, hi = first + 1, last
+        while True:
+            while lo < last - 1 and self._lt(lo, first):
+                lo += 1
+            hi -= 1
+            while hi > first and self._lt(first, hi):
+                hi -= 1
+            if lo >= hi:
+                return lo
+            self._swap(lo, hi)
+            lo += 1
+
+    def _introsort(self, first: int, last: int, depth: int) -> None:
         while last - first > _INSERTION_SORT_MAX:
             if depth == 0:
-                heap_sort(first, last)
+                self.partial_sort(first, last, last)
                 return
             depth -= 1
-            a, b, c = first + 1, first + (last - first) // 2, last - 1  # the median of three to first
-            if less(a, b):
-                swap(first, b if less(b, c) else c if less(a, c) else a)
-            else:
-                swap(first, a if less(a, c) else c if less(b, c) else b)
-            lo, hi = first + 1, last
-            while True:  # __unguarded_partition around v[first]
-                while lo < last - 1 and less(lo, first):
-                    lo += 1
-                hi -= 1
-                while hi > first and less(first, hi):
-                    hi -= 1
-                if lo >= hi:
-                    break
-                swap(lo, hi)
-                lo += 1
-            introsort(lo, last, depth)
-            last = lo
+            cut = self._partition(first, last)
+            self._introsort(cut, last, depth)
+            last = cut
 
-    n = len(v)
-    if n > 1:
-        introsort(0, n, 2 * (n.bit_length() - 1))
-        insertion_sort(0, builtins.min(n, _INSERTION_SORT_MAX))
-        for i in range(_INSERTION_SORT_MAX, n):
-            linear_insert(i)
-    return idx
+    def sort(self, first: int, last: int) -> None:
+        """``std::sort(first, last)``."""
+        if last - first > 1:
+            self._introsort(first, last, 2 * ((last - first).bit_length() - 1))
+            self._insertion_sort(first, builtins.min(last, first + _INSERTION_SORT_MAX))
+            for i in range(first + _INSERTION_SORT_MAX, last):
+                self._linear_insert(i)
+
+    def partial_sort(self, first: int, middle: int, last: int) -> None:
+        """``std::partial_sort(first, middle, last)``: the smallest, in order, before ``middle``."""
+        self._heap_select(first, middle, last)
+        self._sort_heap(first, middle)
+
+    def nth_element(self, nth: int) -> None:
+        """``std::nth_element(begin, begin + nth, end)`` (introselect)."""
+        first, last = 0, len(self.v)
+        if nth >= last:
+            return
+        depth = 2 * (last.bit_length() - 1)
+        while last - first > 3:
+            if depth == 0:
+                self._heap_select(first, nth + 1, last)
+                self._swap(first, nth)
+                return
+            depth -= 1
+            cut = self._partition(first, last)
+            if cut <= nth:
+                first = cut
+            else:
+                last = cut
+        self._insertion_sort(first, last)
 
 
 def _scaled_sum(self, product, beta, alpha):
@@ -986,8 +1047,8 @@ def _scaled_sum(self, product, beta, alpha):
 
 
 def _median(xp, a, ignore_nan):
-    if not a.size:  # PyTorch's median of nothing is nan
-        return xp.asarray(xp.nan, dtype=a.dtype)
+    if not a.size:  # PyTorch's median of nothing is nan, cast to the dtype (True, 0 or the lowest int)
+        return xp.asarray(xp.nan).astype(a.dtype)
     flat = a.reshape(-1)
     return flat[_median_indices(xp, flat, 0, ignore_nan)][...]
 
@@ -2556,9 +2617,10 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     >>> torch.tensor([1, 2]).sum(dtype=torch.float64)
     tensor(3., dtype=torch.float64)
     """
-    if dim is None:
+    if dim is None and not keepdim:
         return _in_dtype(sum_op(input, dtype=dtype), dtype, input)
-    return _in_dtype(sum_dim_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
+    dims = None if dim is None else _dims(_all_if_empty(dim), input.ndim)  # None with keepdim: every dim, kept
+    return _in_dtype(sum_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype), dtype, input)
 
 
 def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -2569,9 +2631,10 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
             "mean(): could not infer output dtype. Input dtype must be either a floating point or "
             f"complex dtype. Got: {(dtype or input.dtype)._legacy_name}. Convert it first, e.g. x.float().mean()"
         )
-    if dim is None:
+    if dim is None and not keepdim:
         return mean_op(input, dtype=dtype)
-    return mean_dim_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype)
+    dims = None if dim is None else _dims(_all_if_empty(dim), input.ndim)  # None with keepdim: every dim, kept
+    return mean_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype)
 
 
 def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
@@ -2618,7 +2681,8 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     if correction is None:
         correction = 0 if unbiased is False else 1
     dims = _dims(_all_if_empty(dim), input.ndim)
-    if _count(input.shape, dims) - correction <= 0:
+    kept = math.prod(n for d, n in enumerate(input.shape) if d not in dims)
+    if (_count(input.shape, dims) if kept else 0) - correction <= 0:  # PyTorch counts 0 for an empty result
         warnings.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
@@ -2676,7 +2740,9 @@ def cummin(input: Tensor, dim: int):
 
 
 def _cumulative_extreme(input: Tensor, dim: int, largest: bool, op: Op, result_type):
-    dim = _wrap_dim(dim, input.ndim)
+    if not input.ndim and dim not in (0, -1):
+        raise IndexError(f"cum{'max' if largest else 'min'}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    dim = _wrap_dim(dim, input.ndim) if input.numel() else dim % input.ndim  # PyTorch checks no dim of an empty tensor
     xp = backend.xp(input.device)
     with backend.on(input.device):
         if input.ndim and input.numel():
@@ -2694,14 +2760,15 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     >>> torch.logcumsumexp(torch.tensor([0.0, 0.0, 3.0]), 0)
     tensor([0.0000, 0.6931, 3.0949])
     """
+    dim = _wrap_dim(dim, input.ndim)  # (before the dtype check, as in PyTorch)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
-    return logcumsumexp_op(input, dim=_wrap_dim(dim, input.ndim))
+    return logcumsumexp_op(input, dim=dim)
 
 
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
-    return logsumexp_op(input, dim=_dims(dim, input.ndim), keepdim=keepdim, dtype=_floating(input))
+    return logsumexp_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=_floating(input))
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
@@ -2739,14 +2806,15 @@ def _reduce_extreme(op: Op, name: str, input: Tensor, dim, keepdim) -> Tensor:
     dim = () if isinstance(dim, list) and not dim else dim  # [] is () there, as in PyTorch
     dims = _dims(dim if dim != () else None, input.ndim)
     if not input.numel():
-        if dim == ():
+        if dim is None or dim == ():
             raise RuntimeError(
                 f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument."
             )
-        for d in dims:
+        given = dims if dim is None else (dim,) if isinstance(dim, int) else dim  # named as given, as in PyTorch
+        for d, named in zip(dims, given):
             if input.shape[d] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+                raise IndexError(f"{name}(): Expected reduction dim {named} to have non-zero size.")
     return op(input, dim=dims, keepdim=keepdim)
 
 
@@ -2833,10 +2901,44 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
         raise RuntimeError("selected index k out of range")
     if input.dtype is dtypes.bool:
         raise RuntimeError(f"topk does not support bool dtypes on {input.device.type.upper()}")
-    order = _sorting_indices(input, dim, largest)
-    indices = order[(slice(None),) * dim + (slice(0, k),)] if input.ndim else order
+    indices = _topk_indices(input._data, dim, k, largest, sorted) if input.ndim else _sorting_indices(input, dim, largest)
     values = topk_op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
     return return_types_topk(values, Tensor._make(indices))
+
+
+def _topk_indices(a, dim: int, k: int, largest: bool, sorted: bool):  # noqa: A002
+    """Where PyTorch's CPU topk finds the ``k`` largest (or smallest) of ``a`` along ``dim``, NaN
+    the largest: std::partial_sort where k * 64 <= n, else std::nth_element and, if ``sorted``,
+    std::sort of the first k - 1 (:class:`_Libstdcxx`). A row of distinct values comes out as a
+    sort gives it; rows with equal values, and every row when not ``sorted``, are replayed in
+    Python, so that the same places are picked (and get the gradient) as in PyTorch."""
+    xp, n = backend.xp(backend.device_of(a)), a.shape[dim]
+    with backend.on(backend.device_of(a)):
+        order = xp.moveaxis(_sorting_indices(Tensor._make(a), dim, largest), dim, -1)
+        ranked = xp.take_along_axis(xp.moveaxis(a, dim, -1), order, -1)
+        ties = (ranked[..., 1:] == ranked[..., :-1]) | (ranked[..., 1:] != ranked[..., 1:]) & (ranked[..., :-1] != ranked[..., :-1])
+        unsorted = not sorted and k * 64 > n  # nth_element's own order, not a sort's
+        replay = xp.ones(order.shape[:-1], dtype=bool) if unsorted else ties.any(-1)
+        if k and n > 1 and replay.any():
+            host, places = backend.to_numpy(xp.moveaxis(a, dim, -1)), backend.to_numpy(order).copy()
+            if largest:
+                less = lambda x, y: (x != x and y == y) or x > y  # noqa: E731 - NaN first
+            else:
+                less = lambda x, y: (x == x and y != y) or x < y  # noqa: E731 - NaN last
+            replay = backend.to_numpy(replay)
+            for at in backend.numpy.ndindex(*replay.shape):
+                if not replay[at]:
+                    continue
+                run = _Libstdcxx(host[at].tolist(), less)
+                if k * 64 <= n:
+                    run.partial_sort(0, k, n)
+                else:
+                    run.nth_element(k - 1)
+                    if sorted:
+                        run.sort(0, k - 1)
+                places[at][:k] = run.idx[:k]
+            order = backend.place(places, backend.device_of(a))
+        return xp.moveaxis(order[..., :k], -1, dim).astype("int64", copy=False)
 
 
 def _sorting_indices(input: Tensor, dim: int, descending: bool):
@@ -2874,6 +2976,7 @@ def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
     error for bool input)."""
     if name.startswith("arg") and input.dtype is dtypes.bool:
         raise RuntimeError(f"{name}(): does not support bool input")
+    dim = None if dim is None else _wrap_dim(dim, input.ndim)  # (after the bool check, as in PyTorch)
     if dim is None and input.numel() == 0:
         raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
     if dim is not None and input.ndim and input.shape[dim] == 0:
@@ -2900,12 +3003,16 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
 
 
 def _median_of(input: Tensor, dim, keepdim, name, full_op, dim_op, result_type):
-    if input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for 'Bool'")
+    # PyTorch's kernels and messages are median's for nanmedian too; with no dim, an empty bool
+    # tensor gets its median (True) before the dtype is checked.
     if dim is None:
+        if input.dtype is dtypes.bool and input.numel():
+            raise _not_for_bool(f"median_{input.device.type}")
         return full_op(input)
     dim = _wrap_dim(dim, input.ndim)
-    _check_nonempty_dim(input, dim, name)
+    _check_nonempty_dim(input, dim, "median")
+    if input.dtype is dtypes.bool:
+        raise _not_for_bool("median_out")
     xp = backend.xp(input.device)
     with backend.on(input.device):
         indices = _median_indices(xp, input._data, dim, name == "nanmedian") if input.ndim else xp.zeros((), dtype="int64")
@@ -2991,48 +3098,54 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
 def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
         _check_nonempty_dim(input, None, "argmax")
-        with backend.on(input.device):
-            return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()))
-    _check_nonempty_dim(input, _wrap_dim(dim, input.ndim), "argmax")
+        with backend.on(input.device):  # keepdim keeps every dim, of size 1
+            return Tensor._make(backend.xp(input.device).asarray(input._data.argmax()).reshape((1,) * input.ndim if keepdim else ()))
+    _check_nonempty_dim(input, dim, "argmax")
     return max(input, dim, keepdim).indices
 
 
 def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     if dim is None:
         _check_nonempty_dim(input, None, "argmin")
-        with backend.on(input.device):
-            return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()))
-    _check_nonempty_dim(input, _wrap_dim(dim, input.ndim), "argmin")
+        with backend.on(input.device):  # keepdim keeps every dim, of size 1
+            return Tensor._make(backend.xp(input.device).asarray(input._data.argmin()).reshape((1,) * input.ndim if keepdim else ()))
+    _check_nonempty_dim(input, dim, "argmin")
     return min(input, dim, keepdim).indices
 
 
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
     """The vector norm (2-norm by default) over all elements or over ``dim``."""
-    if p == "fro" and isinstance(dim, tuple | list) and len(dim) > 2:  # PyTorch takes it as a matrix norm
-        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
+        from .linalg import matrix_norm  # 'nuc', or 'fro' over more dims, is a matrix norm (its errors too)
+
+        return matrix_norm(input, p, list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim, keepdim)
     if p in ("fro", None):
         p = 2
-    if p == "nuc" or isinstance(p, str):
-        raise NotImplementedError(f"norm(p={p!r}) is not supported by minigrad; use p=1, 2 or inf")
     if not input.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}"
         )
     dims = None if dim is None else _dims(_all_if_empty(dim), input.ndim)
-    if p in (math.inf, -math.inf) and input.numel() == 0:  # a max or min of nothing
-        name = "inf" if p > 0 else "-inf"
-        if dims is None:
-            raise RuntimeError(
-                f"linalg.vector_norm cannot compute the {name} norm on an empty tensor because the operation "
-                "does not have an identity"
-            )
-        for d in dims:
-            if input.shape[d] == 0:
-                raise RuntimeError(
-                    f"linalg.vector_norm cannot compute the {name} norm on the dimension {d}because this "
-                    "dimension is empty and the operation does not have an identity"
-                )
+    _check_norm_identity(p, input.shape, dims, dim)
     return norm_op(input, p=p, dim=dims, keepdim=keepdim)
+
+
+def _check_norm_identity(p, shape, dims, given) -> None:
+    """PyTorch's error for a p-norm of nothing where it has no value: a max (inf) or, for p < 0,
+    a sum of infinities. ``dims`` are wrapped (None: all), ``given`` as the caller named them."""
+    if not (p == math.inf or p < 0) or math.prod(shape):
+        return
+    if dims is None or not isinstance(given, int) and not given:  # every dim (dim=() too)
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {p:g} norm on an empty tensor because the operation "
+            "does not have an identity"
+        )
+    for d, named in zip(dims, (given,) if isinstance(given, int) else given):
+        if shape[d] == 0:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {named}because this "
+                "dimension is empty and the operation does not have an identity"
+            )
 
 
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
@@ -4147,6 +4260,8 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+    if n == 0 and prepend is None and append is None:  # PyTorch's copy (CopyBackwards), with no dim checked
+        return copy_op(zeros_like_tensor(input), input)
     dim = _wrap_dim(dim, input.ndim)
     for other in (prepend, append):
         if other is None:
@@ -4159,7 +4274,7 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
                     "diff expects the shape of tensor to prepend or append to match that of input except along the "
                     f"differencing dimension; input.size({d}) = {input.shape[d]}, but got tensor.size({d}) = {other.shape[d]}"
                 )
-    if n == 0:  # PyTorch copies the input into new zeros (CopyBackwards), leaving out prepend and append
+    if n == 0:  # the copy, leaving out prepend and append (after checking them)
         return copy_op(zeros_like_tensor(input), input)
     if prepend is not None or append is not None:
         input = cat([t for t in (prepend, input, append) if t is not None], dim)
@@ -4932,10 +5047,10 @@ def trace(input: Tensor) -> Tensor:
     >>> torch.trace(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
     tensor(5.)
     """
+    if input.dtype is dtypes.bool:  # checked first, as in PyTorch
+        raise _not_for_bool("trace")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
-    if input.dtype is dtypes.bool:
-        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     return trace_op(input, self_sym_sizes=tuple(input.shape))
 
 
@@ -7038,6 +7153,7 @@ def dist(input: Tensor, other: Tensor, p: Number = 2) -> Tensor:
     dtype = _operand_dtype((input, other))
     if not dtype.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {dtype._legacy_name} instead.")
+    _check_norm_identity(p, _broadcast_shape(input.shape, other.shape), None, None)
     return dist_op(input, other, p=p, dtype=dtype)
 
 
@@ -7118,6 +7234,8 @@ def renorm(input: Tensor, p: Number, dim: int, maxnorm: Number) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}")
+    dims = _reduced_dims(input.ndim, dim)
+    _check_norm_identity(p, input.shape, dims, dims)
     return renorm_op(input, p=p, dim=dim, maxnorm=maxnorm)
 
 

@@ -39,7 +39,23 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     -inf or 0 too."""
     if isinstance(ord, str):
         raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {ord!r}; use matrix_norm for {ord!r}")
+    _check_norm_dtype("linalg.vector_norm", x, dtype)
     return F.norm(x if dtype is None else x.to(dtype), ord, dim, keepdim)
+
+
+def _check_norm_dtype(name: str, A: Tensor, dtype) -> None:
+    """PyTorch's checks of a norm's input and its ``dtype=``: both floating, and the input's dtype
+    converts to ``dtype`` without narrowing."""
+    _check_floating(name, A)
+    if dtype is None:
+        return
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got {dtype._legacy_name}")
+    if dtypes.promote_types(A.dtype, dtype) is not dtype:
+        raise RuntimeError(
+            f"{name}: the dtype of the input ({A.dtype._legacy_name}) should be convertible without narrowing "
+            f"to the specified dtype ({dtype._legacy_name})"
+        )
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -51,29 +67,40 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     >>> torch.linalg.matrix_norm(torch.tensor([[3.0, 0.0], [0.0, -4.0]]), 2)
     tensor(4.)
     """
+    if ord not in ("fro", "nuc", 2, -2, 1, -1, math.inf, -math.inf):  # checked first, as in PyTorch
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    _check_floating("linalg.matrix_norm", A)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    rows, cols = (F._wrap_dim(d, A.ndim) for d in dim)
+    if rows == cols:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({rows}, {cols})")
+    _check_norm_dtype("linalg.matrix_norm", A, dtype)
     if dtype is not None:
         A = A.to(dtype)
-    rows, cols = (F._wrap_dim(d, A.ndim) for d in dim)
     if ord == "fro":
         return F.norm(A, 2, (rows, cols), keepdim)
     if ord in ("nuc", 2, -2):  # from the singular values, composed as ATen composes it
-        if not A.dtype.is_floating_point:
-            raise RuntimeError(
-                f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {A.dtype._legacy_name}"
-            )
         order = [d for d in range(A.ndim) if d not in (rows, cols)] + [rows, cols]
         S = svdvals(A.permute(order))
-        result = S.sum(-1, keepdim) if ord == "nuc" else S.amax(-1, keepdim) if ord == 2 else S.amin(-1, keepdim)
+        result = S.sum(-1, keepdim) if ord == "nuc" else _extreme_norm(S, -1, keepdim, ord)
         return result.unsqueeze(-1).permute([order.index(d) for d in range(A.ndim)]) if keepdim else result
-    if ord not in (1, -1, math.inf, -math.inf):
-        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     summed, across = (rows, cols) if abs(ord) == 1 else (cols, rows)  # 1: column sums; inf: row sums
     if not keepdim and summed < across:
         across -= 1  # the first reduction removed a dim before it
-    sums = F.norm(A, 1, summed, keepdim)
-    return sums.amax(across, keepdim) if ord > 0 else sums.amin(across, keepdim)
+    return _extreme_norm(F.norm(A, 1, summed, keepdim), across, keepdim, ord)
+
+
+def _extreme_norm(norms: Tensor, dim: int, keepdim: bool, ord) -> Tensor:
+    """The largest (``ord`` > 0) or smallest of ``norms`` along ``dim``. The largest of none is
+    0 in PyTorch (a constant: no gradient), the smallest of none an error (amin's)."""
+    if ord > 0 and norms.shape[dim] == 0:
+        shape, dim = list(norms.shape), dim % norms.ndim
+        shape[dim : dim + 1] = [1] if keepdim else []
+        return zeros(shape, dtype=norms.dtype, device=norms.device)
+    return norms.amax(dim, keepdim) if ord > 0 else norms.amin(dim, keepdim)
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -291,6 +318,25 @@ def _lapack(xp, fn: str, A, *rest):
     except backend.ArrayLinAlgError:
         where = f"(Batch element {_first_singular(xp, A)}): " if A.ndim > 2 else ""
         raise LinAlgError(_SINGULAR[fn].format(where)) from None
+
+
+def _svd_arrays(xp, A, **kwargs):
+    """``xp.linalg.svd(A, **kwargs)``; where LAPACK does not converge (NaN in ``A``), PyTorch's
+    error, which names the first matrix of a batch with a non-finite value."""
+    try:
+        with backend.raising_linalg(xp):
+            return xp.linalg.svd(A, **kwargs)
+    except backend.ArrayLinAlgError:
+        bad = ~xp.isfinite(A.reshape(-1, *A.shape[-2:])).all(axis=(-2, -1))
+        where = f"(Batch element {int(bad.argmax())}): " if A.ndim > 2 else ""
+        cause = (
+            "contained non-finite values"
+            if bad.any()
+            else "is ill-conditioned or has too many repeated singular values"
+        )
+        raise LinAlgError(
+            f"linalg.svd: {where}The algorithm failed to converge because the input matrix {cause}."
+        ) from None
 
 
 def _first_singular(xp, A) -> int:
@@ -1005,7 +1051,7 @@ def _svd_forward(xp, A, *, full_matrices):
             xp.eye(n if full_matrices else k, n, dtype=A.dtype), batch + (n if full_matrices else k, n)
         )
         return U.copy(), xp.zeros(batch + (k,), dtype=A.dtype), Vh.copy()
-    U, S, Vh = xp.linalg.svd(A, full_matrices=full_matrices)
+    U, S, Vh = _svd_arrays(xp, A, full_matrices=full_matrices)
     return U, S, Vh
 
 
@@ -1069,7 +1115,7 @@ def svdvals(A: Tensor, *, driver=None) -> Tensor:
         xp = backend.xp(A.device)
         if A._data.size == 0:
             return Tensor._make(xp.zeros(A.shape[:-2] + (min(A.shape[-2:]),), dtype=A._data.dtype))
-        return Tensor._make(xp.linalg.svd(A._data, compute_uv=False))
+        return Tensor._make(_svd_arrays(xp, A._data, compute_uv=False))
 
 
 def torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tuple[Tensor, Tensor, Tensor]:
@@ -1461,7 +1507,7 @@ def _pinv_forward(xp, A, *, atol, rtol, hermitian):
         Vh, U = xp.swapaxes(U, -1, -2), U
         kept = xp.abs(S) > xp.maximum(atol[..., None], rtol[..., None] * big)
     else:
-        U, S, Vh = xp.linalg.svd(A, full_matrices=False)
+        U, S, Vh = _svd_arrays(xp, A, full_matrices=False)
         kept = S > xp.maximum(atol[..., None], rtol[..., None] * S[..., :1])
     Sinv = xp.where(kept, 1 / xp.where(kept, S, 1), 0).astype(A.dtype)
     return xp.swapaxes(Vh, -1, -2) * Sinv[..., None, :] @ xp.swapaxes(U, -1, -2)
@@ -1957,7 +2003,7 @@ def _lstsq_forward(xp, A, B, *, rcond, driver, vector):
         S = xp.zeros(batch + (k,), dtype=A.dtype)
         X = xp.zeros(batch + (n, nrhs), dtype=A.dtype)
     else:
-        U, S, Vh = xp.linalg.svd(A, full_matrices=False)
+        U, S, Vh = _svd_arrays(xp, A, full_matrices=False)
         kept = S > rcond * S[..., :1] if driver != "gels" else S != 0
         Sinv = xp.where(kept, 1 / xp.where(kept, S, 1), 0).astype(A.dtype)
         X = xp.swapaxes(Vh, -1, -2) @ (Sinv[..., None] * (xp.swapaxes(U, -1, -2) @ Bm))
