@@ -25,6 +25,12 @@ class dtype:  # noqa: N801 - PyTorch's name
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 
+    is_complex = False  # (minigrad has no complex dtypes)
+
+    def to_real(self) -> dtype:
+        """The real dtype of this one: itself (only complex dtypes have another)."""
+        return self
+
     def __reduce__(self):
         return self.name
 
@@ -103,6 +109,13 @@ def scalar_dtype(value) -> dtype:
     if isinstance(value, int):
         return int64
     if isinstance(value, float):
+        return _default_float
+    # NumPy's scalars count as Python's numbers of their kind, as in PyTorch: np.int16(3) as an
+    # int, np.float32(2) as a float; PyTorch reads NumPy's bool as a float number too.
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind in ("i", "u"):
+        return int64
+    if kind in ("f", "b"):
         return _default_float
     raise TypeError(f"expected a number, got {type(value).__name__}")
 

@@ -40,40 +40,144 @@ def _finish(data, requires_grad: bool) -> Tensor:
     return t
 
 
+def _is_sequence(value) -> bool:
+    """Whether PyTorch reads ``value`` as a sequence of elements (Python's sequence protocol):
+    lists, tuples, ranges, arrays and strings are; tensors, NumPy scalars, dicts and sets are not."""
+    if type(value) is list or type(value) is tuple or isinstance(value, list | tuple):
+        return True
+    if isinstance(value, Tensor | dict | backend.numpy.generic):
+        return False
+    return hasattr(type(value), "__getitem__") and hasattr(type(value), "__len__")
+
+
+def _sizes(data) -> list[int]:
+    """The shape of nested sequences, read along their first elements (as PyTorch reads it)."""
+    sizes = []
+    while _is_sequence(data):
+        sizes.append(len(data))
+        if len(sizes) > 64:
+            raise ValueError(f"too many dimensions '{type(data).__name__}'")
+        if not sizes[-1]:
+            break
+        data = data[0]
+    return sizes
+
+
+_NUMBER_KINDS = {builtins.bool: 0, builtins.int: 1, builtins.float: 2}  # bool < int < float
+
+
 def _infer_dtype(data) -> dtypes.dtype:
     """PyTorch's rule: promote the types of all elements, where a Python float counts as the
     default dtype, an int as int64, a bool as bool, and a tensor, NumPy scalar or array as its own
-    dtype (so ``[np.float64(1.0)]`` gives float64)."""
-    result = None
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Tensor):
-            found = item.dtype
-        elif backend.is_array(item) or hasattr(item, "dtype"):  # before float: np.float64 is a float
-            found = dtypes.from_array_dtype(item.dtype)
-        elif isinstance(item, builtins.bool):
-            found = dtypes.bool
-        elif isinstance(item, builtins.int):
-            found = dtypes.int64
-        elif isinstance(item, builtins.float):
-            found = dtypes.get_default_dtype()
-        elif isinstance(item, Sequence) and not isinstance(item, str):
-            stack.extend(item)
-            continue
-        else:
-            raise TypeError(f"Could not infer dtype of {type(item).__name__}")
-        result = found if result is None else dtypes.promote_types(result, found)
-    return result or dtypes.get_default_dtype()  # an empty list
-
-
-def _plain(data):
-    """Nested lists with tensors replaced by their values."""
+    dtype (so ``[np.float64(1.0)]`` gives float64); an empty sequence counts as the default dtype."""
     if isinstance(data, Tensor):
-        return backend.to_numpy(data._data)
-    if isinstance(data, list | tuple):
-        return [_plain(d) for d in data]
-    return data
+        return data.dtype
+    if backend.is_array(data) or isinstance(data, backend.numpy.generic):  # (before float: np.float64 is one)
+        return dtypes.from_array_dtype(data.dtype)
+    if isinstance(data, builtins.float):
+        return dtypes.get_default_dtype()
+    if isinstance(data, builtins.bool):
+        return dtypes.bool
+    if isinstance(data, builtins.int):
+        return dtypes.int64
+    if isinstance(data, str | bytes):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    if isinstance(data, complex):
+        raise TypeError("minigrad has no complex dtypes: make the tensor from real numbers")
+    if not _is_sequence(data):
+        raise RuntimeError(f"Could not infer dtype of {type(data).__name__}")
+    if not len(data):
+        return dtypes.get_default_dtype()
+    kinds = {_NUMBER_KINDS.get(t) for t in set(map(type, data))}
+    if None not in kinds:  # only Python numbers (the common case, read at C speed)
+        return (dtypes.bool, dtypes.int64, dtypes.get_default_dtype())[builtins.max(kinds)]
+    result = _infer_dtype(data[0])
+    for item in data[1:]:
+        result = dtypes.promote_types(result, _infer_dtype(item))
+    return result
+
+
+def _elements(data, sizes: list[int], dim: int, out: list) -> None:
+    """Append the elements of the nested sequences ``data`` to ``out``, checking that every
+    sequence has the length ``sizes`` gives (PyTorch's errors for ragged lists)."""
+    if dim == len(sizes):
+        out.append(data)
+        return
+    if not _is_sequence(data):
+        raise TypeError("not a sequence")
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+    if dim == len(sizes) - 1:
+        out.extend(data)
+    else:
+        for item in data:
+            _elements(item, sizes, dim + 1, out)
+
+
+def _as_float(value) -> builtins.float:
+    """An element as a float, as PyTorch reads it (numbers and one-element tensors; not strings)."""
+    if isinstance(value, str | bytes) or not hasattr(value, "__float__") and not hasattr(value, "__index__"):
+        raise TypeError(f"must be real number, not {type(value).__name__}")
+    return builtins.float(value)
+
+
+def _as_int(value, dtype: dtypes.dtype) -> builtins.int:
+    """An element as an int of ``dtype``, as PyTorch reads it: a float is truncated if it fits;
+    anything else must be an integer (``operator.index``: not a NumPy float) in range."""
+    info = dtypes.iinfo(dtype)
+    if isinstance(value, builtins.float):
+        if not info.min <= value <= info.max:  # (also NaN)
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+        return builtins.int(value)
+    value = operator.index(value)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    # (an unsigned type takes negative numbers down to -max, wrapped, as in PyTorch)
+    if value > info.max or value < (info.min if dtype.is_signed else -info.max):
+        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    return value
+
+
+def _array_of(elements: list, sizes: list[int], dtype: dtypes.dtype):
+    """A NumPy array of ``dtype`` and shape ``sizes`` holding ``elements``, converted as PyTorch
+    converts each one (its errors for values out of range or of the wrong type)."""
+    target = backend.array_dtype(dtype)
+    kinds = set(map(type, elements))
+    plain = kinds <= _NUMBER_KINDS.keys() and (dtype.is_floating_point or builtins.float not in kinds)
+    if dtype is dtypes.bool:
+        floats = builtins.float | backend.numpy.bool_
+        values = [builtins.bool(v if isinstance(v, floats) else operator.index(v)) for v in elements]
+    elif dtype.is_floating_point:
+        values = elements if plain else [_as_float(v) for v in elements]
+        with backend._QuietCPU():  # a float beyond float16's range is inf, silently
+            return backend.numpy.array(values, target).reshape(sizes)
+    else:
+        if not plain or elements and not -(2**63) <= builtins.min(elements) <= builtins.max(elements) < 2**63:
+            elements = [_as_int(v, dtype) for v in elements]  # (one by one: PyTorch's error for the first)
+        elif elements:
+            _as_int(builtins.min(elements), dtype), _as_int(builtins.max(elements), dtype)
+        values = elements
+        return backend.numpy.array(values, "int64").astype(target).reshape(sizes)
+    return backend.numpy.array(values, target).reshape(sizes)
+
+
+def _numpy_dtype(array) -> dtypes.dtype:
+    """The dtype of a NumPy ``array``, with PyTorch's errors for one it cannot make a tensor of
+    (negative strides, an unsupported dtype)."""
+    if array.ndim and min(array.strides) < 0:
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative strides are "
+            "not currently supported. (You can probably work around this by making a copy of your array  with "
+            "array.copy().) "
+        )
+    try:
+        return dtypes.from_array_dtype(array.dtype)
+    except TypeError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{array.dtype.type.__name__}. The only supported types are: "
+            + ", ".join(d.array_name for d in reversed(dtypes.ALL))
+            + "."
+        ) from None
 
 
 def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: bool = False) -> Tensor:
@@ -94,22 +198,26 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: 
             stacklevel=2,
         )
         return _finish(backend.convert(data._data, device, dtype or data.dtype), requires_grad)
-    if dtype is None:
-        if backend.is_array(data) or (hasattr(data, "dtype") and hasattr(data, "shape")):
-            dtype = dtypes.from_array_dtype(data.dtype)
-        else:
-            dtype = _infer_dtype(data)
-    backend.array_dtype(dtype)  # a wrong dtype first: it is no fault of the data
-    try:
-        array = backend.asarray(_plain(data), dtype, device)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(
-            f"could not make a tensor from this data: {exc}. Nested lists must be rectangular and hold numbers."
-        ) from None
-    return _finish(array, requires_grad)
+    if dtype is not None:
+        backend.array_dtype(dtype)  # a wrong dtype first: it is no fault of the data
+    if backend.is_array(data):
+        own = _numpy_dtype(data) if type(data) is backend.numpy.ndarray else dtypes.from_array_dtype(data.dtype)
+        return _finish(backend.asarray(data, dtype or own, device), requires_grad)
+    if isinstance(data, str | bytes):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    # Nested sequences and numbers, read as PyTorch reads them: the shape along the first
+    # elements, then the dtype of all elements, then each element converted to that dtype.
+    sizes = _sizes(data)
+    dtype = dtype or _infer_dtype(data)
+    elements = []
+    _elements(data, sizes, 0, elements)
+    array = _array_of(elements, sizes, dtype)
+    return _finish(array if device.type == "cpu" else backend.place(array, device), requires_grad)
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """``data`` as a tensor, sharing memory with it when it is a tensor or a NumPy array of that
+    dtype and device (else a copy, as ``tensor`` makes one)."""
     if (
         isinstance(data, Tensor)
         and dtype in (None, data.dtype)
@@ -118,6 +226,12 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
         return data
     if isinstance(data, Tensor):
         return data.to(dtype=dtype or data.dtype, device=device or data.device)
+    if (
+        type(data) is backend.numpy.ndarray
+        and dtype in (None, _numpy_dtype(data))
+        and (device is None or backend.as_device(device).type == "cpu")
+    ):
+        return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -125,6 +239,8 @@ def from_numpy(array) -> Tensor:
     """A tensor sharing memory with a NumPy array."""
     if not backend.is_array(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if type(array) is backend.numpy.ndarray:
+        _numpy_dtype(array)  # PyTorch's errors for negative strides and unsupported dtypes
     return Tensor._make(array)
 
 
@@ -174,6 +290,8 @@ def _full(size, fill_value, dtype, device, requires_grad, like=None) -> Tensor:
         fill_value = fill_value.item()
     from .functions import _check_fits
 
+    if type(fill_value) is int and not -(2**63) <= fill_value < 2**64:
+        raise OverflowError("int too big to convert")
     dtype = dtype or dtypes.scalar_dtype(fill_value)
     _check_fits(fill_value, dtype)  # inf into an integer dtype raises, as in PyTorch
     if type(fill_value) is int and not dtype.is_floating_point:  # in range: -1 wraps into uint8, as in PyTorch
@@ -224,7 +342,8 @@ def arange(
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     values = (start, end, step)
     if dtype is None:
-        dtype = dtypes.get_default_dtype() if any(isinstance(v, builtins.float) for v in values) else dtypes.int64
+        floats = builtins.float | backend.numpy.floating
+        dtype = dtypes.get_default_dtype() if any(isinstance(v, floats) for v in values) else dtypes.int64
     device = backend.as_device(device)
     with backend.on(device):
         data = backend.xp(device).arange(start, end, step).astype(backend.array_dtype(dtype))
@@ -237,9 +356,18 @@ def linspace(start: Number, end: Number, steps: int, *, dtype=None, device=None,
     start, end = _bound("start", start), _bound("end", end)  # (NumPy would broadcast arrays)
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
-    with backend.on(device):
-        data = backend.xp(device).linspace(start, end, steps).astype(backend.array_dtype(dtype))
-    return _finish(data, requires_grad)
+    if dtype.is_floating_point or dtype is dtypes.bool:
+        with backend.on(device):
+            data = backend.xp(device).linspace(start, end, steps).astype(backend.array_dtype(dtype))
+        return _finish(data, requires_grad)
+    # Integers as PyTorch's kernel makes them: the bounds made integers first, then the first half
+    # stepped up from start and the second half down from end, each value truncated.
+    numpy = backend.numpy
+    start, end = builtins.int(start), builtins.int(end)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    i = numpy.arange(steps)
+    values = numpy.where((i < steps // 2) | (steps == 1), start + step * i, end - step * (steps - 1 - i))
+    return _finish(backend.asarray(numpy.trunc(values), dtype, device), requires_grad)
 
 
 def _bound(name: str, value):
@@ -267,15 +395,20 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _finish(data, requires_grad)
 
 
-def _random(size, dtype, device, requires_grad, generator, draw, floating: bool = True, like=None) -> Tensor:
+def _random(size, dtype, device, requires_grad, generator, draw, floating: bool | str = True, like=None) -> Tensor:
     """A new tensor of ``size`` filled by ``draw(gen, n, array_dtype)`` from PyTorch's stream, in
-    memory order (``like``: see :func:`_laid_out_like`)."""
+    memory order (``like``: see :func:`_laid_out_like`). ``floating``: the draw needs a floating
+    dtype (a string: the name of PyTorch's kernel, for its error)."""
     from . import random
 
     device = backend.as_device(device)
     dtype = dtype or (dtypes.get_default_dtype() if floating else dtypes.int64)
     if floating and not dtype.is_floating_point:
-        raise RuntimeError(f"random values from this distribution need a floating dtype, got {dtype}")
+        kernel = floating if isinstance(floating, str) else "check_uniform_bounds"
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtype._legacy_name}' (random values from this distribution need "
+            "a floating dtype)"
+        )
     shape = _size(size)
     array_dtype = backend.array_dtype(dtype)
     data = draw(random.generator_for(device, generator), math.prod(shape), array_dtype)
@@ -307,7 +440,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """
     from . import random
 
-    return _random(size, dtype, device, requires_grad, generator, random.normal)
+    return _random(size, dtype, device, requires_grad, generator, random.normal, "normal_kernel_cpu")
 
 
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False, generator=None,
@@ -328,7 +461,7 @@ def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = 
     like = _like(input, memory_format, "randn_like")
     row_major = backend.is_row_major(input.shape, like)  # else PyTorch draws one value at a time
     return _random((input.shape,), dtype or input.dtype, device or input.device, requires_grad, generator,
-                   lambda g, n, t: random.normal(g, n, t, contiguous=row_major), like=like)  # fmt: skip
+                   lambda g, n, t: random.normal(g, n, t, contiguous=row_major), "normal_kernel_cpu", like=like)  # fmt: skip
 
 
 def _randint_bounds(low, high) -> tuple[int, int]:
@@ -668,13 +801,13 @@ def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_
     """
     target = backend.as_device(device) if device is not None else None
     if isinstance(obj, Tensor) or backend.is_array(obj):
-        t = obj if isinstance(obj, Tensor) else Tensor._make(obj)
+        t = obj if isinstance(obj, Tensor) else from_numpy(obj)
         other_dtype = dtype is not None and dtype is not t.dtype
         other_device = target is not None and target != t.device
         if copy is False and (other_dtype or other_device):
             if other_dtype:
                 raise ValueError(
-                    f"can't alias tensor with dtype '{t.dtype._legacy_name[:-6]}' into dtype '{dtype._legacy_name[:-6]}'."
+                    f"can't alias tensor with dtype '{t.dtype._legacy_name}' into dtype '{dtype._legacy_name}'."
                 )
             raise ValueError(f"can't alias tensor from device '{t.device}' to '{target}'.")
         if other_dtype or other_device:  # (recorded, as PyTorch's: ToCopyBackward0)
@@ -697,5 +830,7 @@ def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_
             t = t.detach()
         return t
     if copy is False:
+        if isinstance(obj, backend.numpy.generic):
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or transform it in a ndarray. ")
         raise ValueError("can't alias arbitrary sequence into a tensor.")
     return tensor(obj, dtype=dtype, device=device, requires_grad=bool(requires_grad))

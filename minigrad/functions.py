@@ -1724,6 +1724,8 @@ def _as_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
         return value
     if isinstance(value, Number):
         return scalar_tensor(value, dtype, device)
+    if isinstance(value, backend.numpy.number | backend.numpy.bool_):  # np.float32(2) * x, as a number
+        return scalar_tensor(value.item(), dtype, device)
     raise TypeError(
         f"unsupported operand type: expected a Tensor or a number, got {type(value).__name__}"
     )
@@ -1984,6 +1986,8 @@ def reciprocal(input: Tensor) -> Tensor:
 
 def pow(input, exponent) -> Tensor:  # noqa: A001
     """``input ** exponent`` for a tensor or a number on either side."""
+    if isinstance(exponent, backend.numpy.number):  # a NumPy scalar counts as a Python number
+        exponent = exponent.item()
     if not isinstance(input, Tensor):
         if isinstance(input, bool) and exponent.dtype is dtypes.bool:
             raise _not_for_bool("pow")

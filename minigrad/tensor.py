@@ -583,9 +583,21 @@ class Tensor:
         backend.xp(device)  # a clear error now if that device is unavailable
         return to_copy_op(self, to_dtype=dtype, device=device, source=self.device)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking: builtins.bool = False):
+        """The legacy type name (``'torch.FloatTensor'``) with no argument, else ``self`` converted
+        to ``dtype``: a dtype, a legacy name or a legacy constructor (``torch.DoubleTensor``)."""
         if dtype is None:
             return _legacy_type_name(self)
+        if isinstance(dtype, str) or callable(dtype) and dtype.__name__.endswith("Tensor"):
+            name = dtype if isinstance(dtype, str) else "torch." + dtype.__name__
+            found = [
+                d for d in dtypes.ALL if name in (f"torch.{d._legacy_name}Tensor", f"torch.cuda.{d._legacy_name}Tensor")
+            ]
+            if name == "torch.Tensor":
+                found = [dtypes.get_default_dtype()]
+            if not found:
+                raise ValueError(f"invalid type: '{name}'")
+            return self.to(found[0], device="cuda" if name.startswith("torch.cuda.") else self.device)
         return self.to(dtype)
 
     def float(self) -> Tensor:
@@ -672,10 +684,37 @@ class Tensor:
         return builtins.bool(self.item())
 
     def __float__(self) -> builtins.float:
-        return builtins.float(self.item())
+        global _warned_scalar_of_grad
+        if self.requires_grad and not _warned_scalar_of_grad:  # once per process, as PyTorch warns
+            _warned_scalar_of_grad = True
+            warnings.warn(
+                "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                "Consider using tensor.detach() first.",
+                UserWarning,
+                stacklevel=2,
+            )
+        return builtins.float(self._scalar())
 
     def __int__(self) -> builtins.int:
-        return builtins.int(self.item())
+        return builtins.int(self._scalar())
+
+    def _scalar(self) -> builtins.float | builtins.int | builtins.bool:
+        """The value of a one-element tensor, for ``float(t)`` and ``int(t)`` (PyTorch's ValueError)."""
+        if self.numel() != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __contains__(self, element) -> builtins.bool:
+        """``element in t``: whether any element of ``t`` equals ``element`` (a number or tensor)."""
+        if not isinstance(element, Tensor | builtins.int | builtins.float | backend.numpy.number):
+            raise RuntimeError(
+                f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+            )
+        return builtins.bool((self == element).any().item())
+
+    def __reversed__(self) -> Tensor:
+        """``reversed(t)``: ``t`` flipped along its first dim (a 0-d tensor itself), as in PyTorch."""
+        return self if self.ndim == 0 else F.flip(self, 0)
 
     def __index__(self) -> builtins.int:
         if self.dtype.is_floating_point or self.numel() != 1:
@@ -1523,9 +1562,13 @@ class Tensor:
         return F.index(self, key)
 
     def __eq__(self, other):  # type: ignore[override]
+        if not isinstance(other, _COMPARABLE):  # Python's answer, as in PyTorch: t == None is False
+            return NotImplemented
         return F.eq(self, other)
 
     def __ne__(self, other):  # type: ignore[override]
+        if not isinstance(other, _COMPARABLE):
+            return NotImplemented
         return F.ne(self, other)
 
     def __lt__(self, other):
@@ -1849,6 +1892,9 @@ def _legacy_type_name(t: Tensor) -> str:
 
 
 _NUMBER_DTYPES = {builtins.bool: dtypes.bool, builtins.int: dtypes.int64, builtins.float: dtypes.float64}
+# What == and != compare elementwise; anything else (None, a string, a list) PyTorch leaves to Python.
+_COMPARABLE = (Tensor, builtins.int, builtins.float, backend.numpy.generic, backend.numpy.ndarray)
+_warned_scalar_of_grad = False  # float(t) of a tensor that requires grad warns once, as in PyTorch
 
 
 def scalar_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
