@@ -1977,7 +1977,7 @@ def _check_division(input, other, kernel: str) -> None:
     _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
         device = (input if isinstance(input, Tensor) else other).device
-        raise _not_for_bool(f"{kernel}_{device.type}")
+        raise _no_kernel(f"{kernel}_{device.type}")
 
 
 def reciprocal(input: Tensor) -> Tensor:
@@ -1990,7 +1990,7 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
         exponent = exponent.item()
     if not isinstance(input, Tensor):
         if isinstance(input, bool) and exponent.dtype is dtypes.bool:
-            raise _not_for_bool("pow")
+            raise _no_kernel("pow")
         dtype = _operand_dtype((input, exponent))
         return rpow_op(exponent, base=input, dtype=dtype)
     if input.dtype is dtypes.bool and isinstance(exponent, bool):
@@ -1998,7 +1998,7 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if isinstance(exponent, Tensor):
         _broadcast_first(input, exponent)
         if input.dtype is dtypes.bool and exponent.dtype is dtypes.bool:
-            raise _not_for_bool("pow")
+            raise _no_kernel("pow")
         return _binary(pow_tensor_op, input, exponent)
     dtype = _operand_dtype((input, exponent))
     if not dtype.is_floating_point and exponent < 0:
@@ -2025,12 +2025,12 @@ def abs(input: Tensor) -> Tensor:  # noqa: A001
 def _no_bool_kernel(input: Tensor, kernel: str) -> None:
     """Raise PyTorch's error when ``input`` is bool and the kernel has no bool version."""
     if input.dtype is dtypes.bool:
-        raise _not_for_bool(kernel)
+        raise _no_kernel(kernel)
 
 
-def _not_for_bool(kernel: str) -> NotImplementedError:
-    """PyTorch's error for a kernel that has no bool version."""
-    return NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+def _no_kernel(kernel: str, dtype: dtypes.dtype = dtypes.bool) -> NotImplementedError:
+    """PyTorch's error for a kernel that has no version for ``dtype``."""
+    return NotImplementedError(f"\"{kernel}\" not implemented for '{dtype._legacy_name}'")
 
 
 def sign(input: Tensor) -> Tensor:
@@ -2197,7 +2197,7 @@ def _floating_binary(op: Op, name: str, input: Tensor, other: Tensor) -> Tensor:
     _broadcast_first(input, other)
     dtype = _operand_dtype((input, other))
     if not dtype.is_floating_point:
-        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for '{dtype._legacy_name}'")
+        raise _no_kernel(f"{name}_{input.device.type}", dtype)
     return _binary(op, input, other)
 
 
@@ -2296,7 +2296,7 @@ def lerp(input: Tensor, end: Tensor, weight) -> Tensor:
     _broadcast_shape(input.shape, end.shape, *([weight.shape] if weighted_by_tensor else []))
     if not input.dtype.is_floating_point:
         kernel = "lerp_kernel_tensor" if weighted_by_tensor else "lerp_kernel_scalar"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel(kernel, input.dtype)
     if weighted_by_tensor:  # a 0-d weight of another dtype is converted, as in PyTorch
         result = lerp_tensor_op(input, end, weight, dtype=None if weight.dtype is input.dtype else input.dtype)
         return _lay_out_as_torch(result, input, end, weight)
@@ -2339,7 +2339,7 @@ def _add_combined(op: Op, name: str, input: Tensor, tensor1: Tensor, tensor2: Te
     dtype = _operand_dtype((input, tensor1, tensor2))
     if dtype is dtypes.bool:
         kernel = f"{name}_cpu_out" if input.device.type == "cpu" else f"{name}_cuda"
-        raise _not_for_bool(kernel)
+        raise _no_kernel(kernel)
     return op(input, tensor1, tensor2, value=value, dtype=dtype)
 
 
@@ -2352,7 +2352,7 @@ def frac(input: Tensor) -> Tensor:
     tensor([ 0.7500, -0.7500])
     """
     if not _check_tensor(input, "frac").dtype.is_floating_point:
-        raise NotImplementedError(f"\"frac_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel(f"frac_{input.device.type}", input.dtype)
     return frac_op(input)
 
 
@@ -2484,7 +2484,7 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = _operand_dtype([v for v in (input, min, max) if v is not None])
         if dtype is dtypes.bool and min is not None and max is not None:
-            raise _not_for_bool(f"clamp_{input.device.type}")
+            raise _no_kernel(f"clamp_{input.device.type}")
         if dtype.is_floating_point:
             lo = _as_tensor(-math.inf if min is None else min, dtype, input.device)
             hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
@@ -2766,7 +2766,7 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """
     dim = _wrap_dim(dim, input.ndim)  # (before the dtype check, as in PyTorch)
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel(f"logcumsumexp_out_{input.device.type}", input.dtype)
     return logcumsumexp_op(input, dim=dim)
 
 
@@ -3011,12 +3011,12 @@ def _median_of(input: Tensor, dim, keepdim, name, full_op, dim_op, result_type):
     # tensor gets its median (True) before the dtype is checked.
     if dim is None:
         if input.dtype is dtypes.bool and input.numel():
-            raise _not_for_bool(f"median_{input.device.type}")
+            raise _no_kernel(f"median_{input.device.type}")
         return full_op(input)
     dim = _wrap_dim(dim, input.ndim)
     _check_nonempty_dim(input, dim, "median")
     if input.dtype is dtypes.bool:
-        raise _not_for_bool("median_out")
+        raise _no_kernel("median_out")
     xp = backend.xp(input.device)
     with backend.on(input.device):
         indices = _median_indices(xp, input._data, dim, name == "nanmedian") if input.ndim else xp.zeros((), dtype="int64")
@@ -3042,7 +3042,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     if not 1 <= k <= (input.shape[dim] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
     if input.dtype is dtypes.bool:
-        raise _not_for_bool(f"kthvalue_{input.device.type}")
+        raise _no_kernel(f"kthvalue_{input.device.type}")
     indices = _kthvalue_indices(input._data, dim, k - 1)
     return _picked_along(kthvalue_op, return_types_kthvalue, input, dim, keepdim, indices)
 
@@ -3194,7 +3194,7 @@ def _check_matmul_dtype(a: Tensor, b: Tensor, name: str) -> None:
             f"{_CPP_NAMES.get(b.dtype, b.dtype)} (in {name}); convert one of them with .to(dtype)"
         )
     if a._data.dtype is _BOOL_ARRAY:
-        raise _not_for_bool(_PRODUCT_KERNELS[name])
+        raise _no_kernel(_PRODUCT_KERNELS[name])
 
 
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
@@ -3348,7 +3348,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: Number = 1, alpha:
     if input._data.shape not in (out_shape, out_shape[1:]):  # neither the full shape nor a bias row
         _broadcast_shape(input._data.shape, out_shape)
     if input._data.dtype is _BOOL_ARRAY:
-        raise _not_for_bool(f"addmm_impl_{input.device.type}_")
+        raise _no_kernel(f"addmm_impl_{input.device.type}_")
     if beta == 1 and alpha == 1:  # nn.Linear's hot path: no scaling to record
         return addmm_op(input, mat1, mat2)
     return addmm_scaled_op(input, mat1, mat2, **_coefficients(input, beta, alpha))
@@ -3372,7 +3372,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: Number = 1, alpha: N
         names = ", ".join(t.dtype._legacy_name for t in (input, mat))
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, and {vec.dtype._legacy_name}")
     if input.dtype is dtypes.bool:
-        raise _not_for_bool(f"addmv_impl_{input.device.type}")
+        raise _no_kernel(f"addmv_impl_{input.device.type}")
     return addmv_op(input, mat, vec, **_coefficients(input, beta, alpha))
 
 
@@ -4060,7 +4060,7 @@ def _repeated_indices(repeats: Tensor, output_size: int | None) -> Tensor:
     if repeats.ndim != 1:
         raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
     if repeats.dtype not in (dtypes.int64, dtypes.int32):
-        raise NotImplementedError(f"\"repeat_interleave_{repeats.device.type}\" not implemented for '{repeats.dtype._legacy_name}'")
+        raise _no_kernel(f"repeat_interleave_{repeats.device.type}", repeats.dtype)
     counts = repeats._data
     if (counts < 0).any():
         raise RuntimeError("repeats can not be negative")
@@ -5052,7 +5052,7 @@ def trace(input: Tensor) -> Tensor:
     tensor(5.)
     """
     if input.dtype is dtypes.bool:  # checked first, as in PyTorch
-        raise _not_for_bool("trace")
+        raise _no_kernel("trace")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return trace_op(input, self_sym_sizes=tuple(input.shape))
@@ -6175,7 +6175,7 @@ def round(input: Tensor, *, decimals: int = _NOT_GIVEN) -> Tensor:  # noqa: A001
         return round_op(input)
     if not input.dtype.is_floating_point:
         kernel = "round_vml_cpu" if decimals == 0 else "round_cpu"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel(kernel, input.dtype)
     return round_decimals_op(input, decimals=decimals)
 
 
@@ -6530,7 +6530,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if not isinstance(minlength, int) or isinstance(minlength, builtins.bool):
         raise TypeError(f"bincount(): argument 'minlength' must be int, not {type(minlength).__name__}")
     if input.dtype.is_floating_point or input.dtype is dtypes.bool:
-        raise NotImplementedError(f"\"bincount_{input.device.type}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel(f"bincount_{input.device.type}", input.dtype)
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if input.ndim != 1 or (input.numel() and int(input._data.min()) < 0):
@@ -6625,7 +6625,7 @@ def _search(name: str, boundaries: Tensor, values, out_int32: bool, right: bool,
                 f"and got sorter tensor {list(sorter.shape)}"
             )
     if dtypes.promote_types(boundaries.dtype, values.dtype) is dtypes.bool:
-        raise _not_for_bool(f"searchsorted_out_{boundaries.device.type}")
+        raise _no_kernel(f"searchsorted_out_{boundaries.device.type}")
     device, tensors = _one_device("searchsorted", boundaries, values, *([sorter] if sorter is not None else []))
     xp, seq, vals = backend.xp(device), tensors[0]._data, tensors[1]._data
     with backend.on(device):
@@ -6815,10 +6815,6 @@ def _exp2_of(exponent, like: Tensor) -> Tensor:
 return_types_frexp = _return_type("frexp", ("mantissa", "exponent"))
 
 
-def _kernel_error(kernel: str, device, dtype: dtypes.dtype) -> NotImplementedError:
-    return NotImplementedError(f"\"{kernel}_{device.type}\" not implemented for '{dtype._legacy_name}'")
-
-
 def _integer_binary(kernel: str, a, b, compute, *, bools: bool = True) -> Tensor:
     """An elementwise op of integer (and, with ``bools``, bool) tensors or numbers, in their
     promoted dtype; floats raise PyTorch's missing-kernel error."""
@@ -6826,7 +6822,7 @@ def _integer_binary(kernel: str, a, b, compute, *, bools: bool = True) -> Tensor
     dtype = _operand_dtype((a, b))
     device = a.device if isinstance(a, Tensor) else b.device
     if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
-        raise _kernel_error(kernel, device, dtype)
+        raise _no_kernel(f"{kernel}_{device.type}", dtype)
     a, b = _as_tensor(a, dtype, device), _as_tensor(b, dtype, device)
     _broadcast_shape(a.shape, b.shape)
     device, (a, b) = _one_device(kernel, a, b)
@@ -6875,7 +6871,7 @@ def bitwise_not(input: Tensor) -> Tensor:
     """
     _check_tensor(input, "bitwise_not")
     if input.dtype.is_floating_point:
-        raise _kernel_error("bitwise_not", input.device, input.dtype)
+        raise _no_kernel(f"bitwise_not_{input.device.type}", input.dtype)
     with backend.on(input.device):
         return Tensor._make(backend.xp(input.device).invert(input._data))
 
@@ -7555,7 +7551,7 @@ def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> T
     """
     _check_tensor(input, "histc")
     if not input.dtype.is_floating_point:
-        raise _kernel_error("histogram", input.device, input.dtype)
+        raise _no_kernel(f"histogram_{input.device.type}", input.dtype)
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
@@ -7593,7 +7589,7 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
     if isinstance(bins, Tensor) and range is not None:
         raise _invalid_arguments("histogram", input, bins, range)
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"histogramdd\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel("histogramdd", input.dtype)
     if isinstance(bins, Tensor) and bins.dtype is not input.dtype:
         raise RuntimeError(
             "torch.histogramdd: input tensor and bins tensors should have the same dtype, but got input with dtype "

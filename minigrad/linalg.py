@@ -973,7 +973,7 @@ def _check_eigh(name: str, A: Tensor, UPLO: str) -> None:
     _check_uplo(UPLO)
     _check_square(name, A)
     if not A.dtype.is_floating_point:  # (PyTorch's kernel, not its checks, rejects integers here)
-        raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for '{A.dtype._legacy_name}'")
+        raise F._no_kernel("linalg_eigh_cpu", A.dtype)
     _check_lapack_dtype(name, A)
 
 
@@ -1644,7 +1644,7 @@ def _check_lu_input(name: str, A: Tensor, pivot: bool) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
     if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
-        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{A.dtype._legacy_name}'")
+        raise F._no_kernel("lu_cpu", A.dtype)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
 

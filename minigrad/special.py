@@ -28,6 +28,7 @@ from .functions import (
     _in_place_method,
     _inplace_function,
     _invalid_arguments,
+    _no_kernel,
     _not_implemented,
     _three_overloads,
     add_scalar_op,
@@ -419,7 +420,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001
     tensor([0.5000, 1.3000])
     """
     if not _check_tensor(input, "special_round").dtype.is_floating_point:  # unlike torch.round
-        raise NotImplementedError(f"\"round_vml_cpu\" not implemented for '{input.dtype._legacy_name}'")
+        raise _no_kernel("round_vml_cpu", input.dtype)
     return round_decimals_op(input, decimals=decimals)
 
 
@@ -954,7 +955,7 @@ def _float_unary(op: Op, name: str, argument: str, input: Tensor) -> Tensor:
             f"special_{name}(): argument '{argument}' (position 1) must be Tensor, not {type(input).__name__}"
         )
     if input.dtype is dtypes.float16:
-        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for 'Half'")
+        raise _no_kernel(f"{name}_{input.device.type}", dtypes.float16)
     return op(input, dtype=_floating(input))
 
 
@@ -964,7 +965,7 @@ def _check_pair(name: str, input, other) -> None:
     if not tensors or not all(isinstance(v, (Tensor, Number)) for v in (input, other)):
         raise _invalid_arguments(f"special_{name}", input, other)
     if any(t.dtype is dtypes.float16 for t in tensors):
-        raise NotImplementedError(f"\"{name}_{tensors[0].device.type}\" not implemented for 'Half'")
+        raise _no_kernel(f"{name}_{tensors[0].device.type}", dtypes.float16)
 
 
 def erfcx(input: Tensor) -> Tensor:

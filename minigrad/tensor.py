@@ -1388,7 +1388,7 @@ class Tensor:
         its values along its storage). ``kernel``: the PyTorch kernel named when this tensor is
         not floating point, for fills that need one."""
         if kernel is not None and not self.dtype.is_floating_point:
-            raise NotImplementedError(f"\"{kernel}\" not implemented for '{self.dtype._legacy_name}'")
+            raise F._no_kernel(kernel, self.dtype)
         order = self._memory_order()
         values = draw(_random.generator_for(self.device, generator), self.numel(), self._data.dtype)
         values = backend.numpy.asarray(values).reshape([self.shape[d] for d in order])

@@ -423,7 +423,7 @@ def _pool_output(input: Tensor, function: str, kernel, stride, padding, dilation
         )
     if input.dtype is dtypes.bool:
         kernel_name = "avg_pool3d_out_frame" if function == "avg_pool3d" else function
-        raise _F._not_for_bool(kernel_name)
+        raise _F._no_kernel(kernel_name)
     return out
 
 
@@ -751,7 +751,7 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
         return _circular_pad(input, pad, sizes)
     if input.dtype is dtypes.bool:
         kind = "reflection" if mode == "reflect" else "replication"
-        raise _F._not_for_bool(f"{kind}_pad{dims}d")
+        raise _F._no_kernel(f"{kind}_pad{dims}d")
     if 0 in input.shape[input.ndim - dims - 1 :] or (input.ndim == dims + 1 and 0 in input.shape):
         raise RuntimeError(
             f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero "
@@ -1165,7 +1165,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 def _check_floating(input: Tensor, kernel: str) -> None:
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _F._no_kernel(kernel, input.dtype)
 
 
 @_takes_tensors("input", attribute="sigmoid")
@@ -1377,7 +1377,7 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
     """``value`` where ``input <= threshold``, else ``input`` (``ThresholdBackward0``; in place
     ``ThresholdBackward1``). The gradient is 0 where the value was replaced."""
     if input.dtype == dtypes.bool:
-        raise _F._not_for_bool("threshold_cpu")
+        raise _F._no_kernel("threshold_cpu")
     if inplace:
         return input._apply_inplace(lambda s: _ops.threshold_inplace_op(s, threshold=threshold, value=value))
     return _ops.threshold_op(input, threshold=threshold, value=value)
@@ -1857,7 +1857,7 @@ def interpolate(
         )
         if mode == "bicubic" or antialias:  # (2-d only)
             kernel = "compute_index_ranges_weights" if antialias else "compute_indices_weights_cubic"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _F._no_kernel(kernel, input.dtype)
     if min(input.shape[2:]) <= 0 or min(output_size) <= 0:
         names = ("W",) if dims == 1 else ("H", "W")
         given = ", ".join(f"{n}: {v}" for n, v in zip(names, input.shape[2:]))
@@ -2095,7 +2095,7 @@ def mse_loss(
         return _weighted(input.sub(target).pow(2), weight, reduction, shape)
     dtype = _F._operand_dtype((input, target))
     if not dtype.is_floating_point:
-        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{dtype._legacy_name}'")
+        raise _F._no_kernel("mse_cpu", dtype)
     return _F.mse_loss_op(input, target, reduction=reduction, dtype=dtype)
 
 
@@ -2186,7 +2186,7 @@ def binary_cross_entropy_with_logits(
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._legacy_name}'")
+        raise _F._no_kernel("log_sigmoid_cpu", input.dtype)
     if not target.dtype.is_floating_point:
         raise RuntimeError(
             f"result type {input.dtype._legacy_name} can't be cast to the desired output type "
@@ -2430,7 +2430,7 @@ def smooth_l1_loss(
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     dtype = _F._operand_dtype((input, target))
     if not dtype.is_floating_point:
-        raise NotImplementedError(f"\"smooth_l1_cpu\" not implemented for '{dtype._legacy_name}'")
+        raise _F._no_kernel("smooth_l1_cpu", dtype)
     return _ops.smooth_l1_loss_op(input, target, reduction=reduction, beta=beta, dtype=dtype)
 
 
@@ -2449,7 +2449,7 @@ def huber_loss(
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"huber_cpu\" not implemented for '{input.dtype._legacy_name}'")
+        raise _F._no_kernel("huber_cpu", input.dtype)
     if weight is None:
         reduction = _reduction(None, None, reduction)
         return _ops.huber_loss_op(input, target, reduction=reduction, delta=delta, dtype=input.dtype)
@@ -2838,7 +2838,7 @@ def _check_margin_input(input: Tensor) -> tuple[int, int]:
 
 def _check_margin_dtypes(input: Tensor, target: Tensor, kernel: str) -> None:
     if input.dtype not in (dtypes.float32, dtypes.float64):
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype._legacy_name}'")
+        raise _F._no_kernel(kernel, input.dtype)
     if target.dtype is not dtypes.int64:
         raise RuntimeError(f"expected scalar type Long but found {target.dtype._legacy_name}")
 
