@@ -7,6 +7,16 @@ import textwrap
 
 from . import answer, code, how_to_work, md, mistake, question, tests, written
 
+# float(loss) is a right answer for train_step, but on a loss that requires grad it warns once, as
+# PyTorch does ("Converting a tensor with requires_grad=True to a scalar ..."); nbgrader scores a
+# test cell with any output on stderr 0, so the cells that call train_step silence that warning.
+QUIET_SCALAR_OF_GRAD = """
+import warnings
+
+# float() of a loss that requires grad warns (use loss.item()): harmless, and no reason to lose points.
+warnings.filterwarnings("ignore", message="Converting a tensor with requires_grad=True to a scalar")
+"""
+
 # Exercise 2: the model whose graph the student reasons about.
 EX2_CODE = """
 torch.manual_seed(1)
@@ -440,6 +450,7 @@ CELLS = [
     ),
     tests(
         "ex3_visible",
+        QUIET_SCALAR_OF_GRAD,
         """
         torch.manual_seed(3)
         _model = nn.Sequential(nn.Linear(64, 8), nn.ReLU(), nn.Linear(8, 10))
@@ -463,6 +474,7 @@ CELLS = [
     ),
     tests(
         "ex3_hidden",
+        QUIET_SCALAR_OF_GRAD,
         """
         # Graded (hidden tests): stale gradients, the exact update, the optimizer given.
         torch.manual_seed(4)
@@ -721,6 +733,7 @@ CELLS = [
     ),
     tests(
         "ex5_hidden",
+        QUIET_SCALAR_OF_GRAD,
         """
         # Graded (hidden tests): trained again with another seed on part of the data.
         _model, _losses = train(x_train[:1200], y_train[:1200], seed=1)
