@@ -618,6 +618,13 @@ def _iterator_strides(shape, inputs) -> tuple[int, ...]:
         lead = ndim - a.ndim
         own = [0 if n == 1 and shape[lead + i] != 1 else s for i, (n, s) in enumerate(zip(a.shape, element_strides(a)))]
         operands.append([0] * lead + own)
+    return iterator_strides_of(shape, operands)
+
+
+def iterator_strides_of(shape, operands) -> tuple[int, ...]:
+    """The strides (in elements) TensorIterator gives a result of ``shape`` from its inputs'
+    strides in the result's dims (``operands``, one list per input, 0 where it is broadcast)."""
+    ndim = len(shape)
 
     def comes_after(inner: int, outer: int) -> int:  # 1: swap them, -1: stop, 0: look further
         for strides in operands:  # the first input that tells them apart decides

@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import collections
 import math
+import numbers
 import operator
 import re
 import warnings
@@ -476,7 +477,7 @@ select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key + (...,)],
                view=True, self=lambda grad, self_shape, key: select_backward_op(grad, shape=self_shape, key=key))
 slice_op = Op("SliceBackward0", lambda xp, self, *, key: self[key],
               view=True, self=lambda grad, self_shape, key: slice_backward_op(grad, shape=self_shape, key=key))
-index_op = Op("IndexBackward0", lambda xp, self, *, key: xp.ascontiguousarray(self[key]),  # row-major, as in PyTorch
+index_op = Op("IndexBackward0", lambda xp, self, *, key: _index_read(xp, self, key),
               self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
 select_backward_op = Op("SelectBackwardBackward0", lambda xp, values, *, shape, key: _embed(xp, values, shape, key),
                         values=lambda grad, key: select_op(grad, key=key))
@@ -517,9 +518,9 @@ take_op = Op("TakeBackward0", lambda xp, self, *, index: self.reshape(-1)[index]
              self=lambda grad, self, index: embed(grad, shape=(self.numel(),), key=(index,)).reshape(self.shape))
 # index_fill writes a value at index along dim: no gradient flows there to self; a 0-d tensor
 # value gets the gradient of each place it was written (once per place, as PyTorch's unique).
-index_fill_op = Op("IndexFillBackward0", lambda xp, self, *, dim, index, value: _index_write(xp, self, dim, index, xp.asarray(value).astype(self.dtype)),
+index_fill_op = Op("IndexFillBackward0", lambda xp, self, *, dim, index, value: _laid_out_like(_index_write(xp, self, dim, index, xp.asarray(value).astype(self.dtype)), self),
                    self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0))
-index_fill_tensor_op = Op("IndexFillBackward1", lambda xp, self, value, *, dim, index: _index_write(xp, self, dim, index, value.astype(self.dtype)),
+index_fill_tensor_op = Op("IndexFillBackward1", lambda xp, self, value, *, dim, index: _laid_out_like(_index_write(xp, self, dim, index, value.astype(self.dtype)), self),
                           self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0),
                           value=lambda grad, dim, index: index_select(grad, dim, _unique(grad, index)).sum())
 # index_copy writes source's slices at index along dim: the gradient there goes to source.
@@ -1212,14 +1213,92 @@ def _embed(xp, values, shape, key):
     out = xp.zeros(shape, dtype=values.dtype)
     if _is_basic(key):
         out[key] = values
-    else:
+    elif values.size:  # (nothing to add from an empty result, whose indices may lie outside)
         backend.scatter_add(out, key, values)  # repeated indices add up
+    return out
+
+
+def _index_read(xp, a, key):
+    """``a[key]`` (advanced), laid out as PyTorch lays it out (row-major unless ``a`` or an index
+    is not); an empty result even where an index lies outside its dimension (PyTorch reads
+    nothing then, and checks nothing)."""
+    try:
+        out = a[key]
+    except IndexError:
+        shape = _advanced_shape(a.shape, key)
+        if math.prod(shape):
+            raise
+        return xp.empty(shape, dtype=a.dtype)
+    if out.ndim < 2 or not out.size or builtins.all(_row_major_exactly(k) for k in (a,) + key if backend.is_array(k)):
+        return xp.ascontiguousarray(out)  # (PyTorch's layout then, as TensorIterator orders it)
+    return backend.relaid(out, _index_strides(a, key, out.shape))
+
+
+def _row_major_exactly(a) -> bool:
+    """Whether ``a``'s strides are row-major also along its dims of size 1 (which TensorIterator
+    reads in ordering a result's dims, though they never move an element)."""
+    return a.flags.c_contiguous and backend.element_strides(a) == backend.row_major_strides(a.shape)
+
+
+def _index_strides(a, key: tuple, shape: tuple) -> tuple:
+    """The strides PyTorch's index kernel gives ``a[key]`` (of ``shape``): a TensorIterator over
+    ``a`` restrided (the indexed dims replaced by the indices' broadcast dims, stride 0; moved to
+    the front when not adjacent) and each index tensor broadcast to them, so the kept dims follow
+    ``a``'s order and the indexed dims the indices' own."""
+    items = []  # per dim of a: None (kept) or an index's (shape, strides)
+    for k in key:
+        if not backend.is_array(k):
+            items.append(None)
+        elif k.dtype == bool:  # a mask is one vector of positions per dim it covers
+            items += [((int(k.sum()),), (1,))] * k.ndim
+        else:
+            items.append((k.shape, backend.element_strides(k)))
+    items += [None] * (a.ndim - len(items))
+    places = [d for d, item in enumerate(items) if item is not None]
+    indexed = _broadcast_shape(*(item[0] for item in items if item is not None))
+    strides = backend.element_strides(a)
+    kept = [d for d, item in enumerate(items) if item is None]
+    before = [d for d in kept if d < places[0]] if places[-1] - places[0] == len(places) - 1 else []
+    after = [d for d in kept if d not in before]
+    operands = [[strides[d] for d in before] + [0] * len(indexed) + [strides[d] for d in after]]
+    for item in items:
+        if item is not None:  # broadcast (expand_outplace), then viewed with 1s around (reshape_indexer)
+            index_shape, index_strides = item
+            lead = len(indexed) - len(index_shape)
+            own = [0] * lead + [0 if n == 1 and indexed[lead + i] != 1 else st for i, (n, st) in enumerate(zip(index_shape, index_strides))]
+            viewed = _view_strides(indexed, own, (1,) * len(before) + tuple(indexed) + (1,) * len(after))
+            # (TensorIterator: 0 along a dim of size 1 the result does not have)
+            operands.append([0 if n == 1 and m != 1 else st for n, m, st in zip((1,) * len(before) + tuple(indexed) + (1,) * len(after), shape, viewed)])
+    return backend.iterator_strides_of(shape, operands)
+
+
+def _view_strides(shape, strides, new_shape) -> list:
+    """The strides PyTorch's ``view`` gives a tensor of ``shape`` and ``strides`` seen as
+    ``new_shape`` (its ``computeStride``; here only 1s are added, so the view always exists)."""
+    if not shape:
+        return [1] * len(new_shape)
+    out = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base, tensor_numel, view_numel = strides[-1], 1, 1
+    for d in reversed(range(len(shape))):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != tensor_numel * base):  # the end of a chunk
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                out[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if d > 0:
+                base, tensor_numel, view_numel = strides[d - 1], 1, 1
     return out
 
 
 def _put(a, key, src):
     out = a.copy()
-    out[key] = src
+    try:
+        out[key] = src
+    except IndexError:
+        if not _empty_result(a.shape, key):
+            raise
     return out
 
 
@@ -1232,6 +1311,8 @@ def _positions(xp, index, dim):
 
 
 def _gather_at(xp, a, dim, index):
+    if not index.size:  # (of any shape or dtype: PyTorch checks neither)
+        return xp.empty(index.shape, dtype=a.dtype)
     if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
         return a.reshape(-1)[index.reshape(-1)].reshape(index.shape)
     return a[_positions(xp, index, dim)]
@@ -1241,6 +1322,8 @@ def _scatter_at(xp, a, dim, index, src, add):
     """A copy of ``a`` with ``src`` (an array, or a number for every place) written, or with
     ``add`` added, where ``index`` points; repeated places add up."""
     out = a.copy()
+    if not index.size:
+        return out
     target = out
     if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
         target, index = out.reshape(-1), index.reshape(-1)  # a view of the copy
@@ -1259,10 +1342,12 @@ def _scatter_at(xp, a, dim, index, src, add):
 
 def _index_add(xp, self, source, dim, index, alpha):
     out = self.copy()
+    if not out.size:  # (PyTorch adds nothing to an empty tensor, nor checks the indices)
+        return out
     if alpha != 1:
         source = (source * (int(alpha) if self.dtype.kind in "iu" else alpha)).astype(self.dtype)
     target = out if out.ndim else out.reshape(1)  # a view of the copy
-    backend.scatter_add(target, (slice(None),) * dim + (index,), source.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :]))
+    backend.scatter_add(target, (slice(None),) * dim + (index,), source.reshape(target.shape[:dim] + (index.size,) + target.shape[dim + 1 :]))
     return out
 
 
@@ -1271,11 +1356,23 @@ def _broadcast_flat(xp, a, other):
     return xp.broadcast_to(a, xp.broadcast_shapes(a.shape, other.shape)).reshape(-1)
 
 
+def _laid_out_like(out, a):
+    """``out``, a new row-major array of ``a``'s shape, laid out as PyTorch's ``a.clone()``
+    (preserve_format) is: the result of the ops that PyTorch writes into such a clone (put,
+    index_put, index_fill)."""
+    if a.flags.c_contiguous or not out.size:
+        return out
+    return backend.relaid(out, backend.preserved_strides(a))
+
+
 def _index_write(xp, self, dim, index, values):
-    """A copy of ``self`` with ``values`` (a 0-d value or slices) written at ``index`` along ``dim``."""
+    """A copy of ``self`` with ``values`` (a 0-d value or slices) written at ``index`` along ``dim``
+    (nothing, and no index looked at, where nothing is written)."""
     out = self.copy()
+    if not out.size or not index.size:
+        return out
     target = out if out.ndim else out.reshape(1)  # a view of the copy
-    target[(slice(None),) * dim + (index,)] = values.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :]) if values.ndim else values
+    target[(slice(None),) * dim + (index,)] = values.reshape(target.shape[:dim] + (index.size,) + target.shape[dim + 1 :]) if values.ndim else values
     return out
 
 
@@ -1319,13 +1416,21 @@ def _sum_copies(grad: Tensor, repeats, shape) -> Tensor:
 
 def _src_grad(node: str, grad: Tensor, dim: int, index, src_shape) -> Tensor:
     """scatter's gradient for ``src``, ``grad.gather(dim, index)``: the shape of ``index``, so
-    PyTorch refuses it when ``src`` is larger than ``index``."""
-    if tuple(index.shape) != tuple(src_shape):
-        raise RuntimeError(
-            f"Function {node} returned an invalid gradient at index 1 - got {list(index.shape)} but expected "
-            f"shape compatible with {list(src_shape)}"
-        )
+    PyTorch refuses it when ``src`` is larger than ``index`` (unless ``src``'s shape broadcasts to
+    it, as a 1 to an empty index's 0: then it is summed back, as for any node)."""
+    _check_grad_shape(node, index.shape, src_shape)
     return gather_op(grad, dim=dim, index=index, sparse_grad=False)
+
+
+def _check_grad_shape(node: str, got: tuple, shape: tuple) -> None:
+    """PyTorch's check of a gradient of shape ``got`` for an input of ``shape``: the same shape, or
+    one that input's broadcasts to (the gradient is then summed back to it)."""
+    got, shape = tuple(got), tuple(shape)
+    if got != shape and (len(shape) > len(got) or builtins.any(s not in (1, g) for s, g in zip(reversed(shape), reversed(got)))):
+        raise RuntimeError(
+            f"Function {node} returned an invalid gradient at index 1 - got {list(got)} but expected "
+            f"shape compatible with {list(shape)}"
+        )
 
 
 def _embedded_shape(shape, offset, dim1, dim2):
@@ -1612,7 +1717,8 @@ def _mask_out(grad: Tensor, key) -> Tensor:
     xp = backend.xp(grad.device)
     with backend.on(grad.device):
         mask = xp.ones(grad.shape, dtype=bool)
-        mask[key] = False
+        if not _empty_result(grad.shape, key):
+            mask[key] = False
     return Tensor._make(mask)
 
 
@@ -2595,21 +2701,39 @@ def _check_fits(value, dtype) -> None:
 
 def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
     """``input`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True."""
+    out = _masked_fill(input, mask, value)
+    _check_differentiable_result(input, value)
+    return out
+
+
+def _masked_fill(input: Tensor, mask: Tensor, value, in_place: bool = False) -> Tensor:
+    """masked_fill, and masked_fill_'s step (``in_place``: where an integer tensor may take a
+    value that requires grad, and the mask may not grow the shape). PyTorch's order of checks:
+    the shapes broadcast (out of place), the value's dims, the mask's dtype, then (in place) the
+    shape of the result."""
+    if isinstance(mask, Tensor) and not in_place:
+        _broadcast_shape(mask.shape, input.shape)
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(
+            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
+        )
     if not isinstance(mask, Tensor) or mask.dtype is not dtypes.bool:
         got = _CPP_NAMES.get(mask.dtype, str(mask.dtype)) if isinstance(mask, Tensor) else type(mask).__name__
         raise RuntimeError(
             f"masked_fill_ only supports boolean masks, but got mask with dtype {got}; make one with a "
             "comparison (x > 0) or .bool()"
         )
-    _broadcast_shape(input.shape, mask.shape)
+    if in_place:
+        shape = _broadcast_shape(input.shape, mask.shape)
+        if shape != tuple(input.shape):
+            raise RuntimeError(
+                f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}: "
+                "an in-place op cannot change the shape"
+            )
     device, (input, mask) = _one_device("masked_fill", input, mask)
     if not isinstance(value, Tensor):
         _check_fits(value, input.dtype)
         return masked_fill_op(input, mask=_kept(mask, input), value=value)
-    if value.ndim:
-        raise RuntimeError(
-            f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
-        )
     return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
@@ -3793,10 +3917,18 @@ def expand(input: Tensor, *sizes) -> Tensor:
     sizes = _shape_args(sizes)
     if len(sizes) < input.ndim:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{{list(input.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of "
+            f"expand({_type_string(input)}{{{list(input.shape)}}}, size=[{', '.join(map(str, sizes))}]): the number of "
             f"sizes provided ({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})"
         )
     return expand_op(input, shape=_expanded_shape(input, sizes))
+
+
+def _type_string(t: Tensor) -> str:
+    """How PyTorch names a tensor's type in expand's error: ``torch.FloatTensor``, but
+    ``CPUBoolType`` for bool."""
+    if t.dtype is dtypes.bool:
+        return f"{'CUDA' if t.is_cuda else 'CPU'}BoolType"
+    return ("torch.cuda." if t.is_cuda else "torch.") + t.dtype._legacy_name + "Tensor"
 
 
 def _expanded_shape(input: Tensor, sizes: tuple) -> tuple[int, ...]:
@@ -4317,23 +4449,88 @@ def numel(input: Tensor) -> int:
 
 def _index_key(input: Tensor, key) -> tuple:
     """Turn a Python index into a tuple of ints, slices, None, Ellipsis and arrays (on the
-    input's device)."""
+    input's device). A tensor of a dtype that cannot index stands there as zeros, and the tuple's
+    ``bad_index`` is set: PyTorch refuses it only after the ints and slices (see
+    :func:`_check_index_dtypes`)."""
     with backend.on(input.device):
         return _index_key_here(input, key)
 
 
-def _index_key_here(input: Tensor, key) -> tuple:
-    if isinstance(key, slice) and not input.ndim:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+class _Key(tuple):
+    """A converted index that held a tensor of a dtype that cannot index (``bad_index``)."""
+
+    bad_index = False
+
+
+def _check_index_dtypes(key) -> None:
+    if getattr(key, "bad_index", False):
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def _sequence_as_tuple(key) -> bool:
+    """PyTorch's (and old NumPy's) rule for a key that is a sequence but not a tuple: a short one
+    (under 32 items) holding a tensor, a sequence, a slice, ``...`` or None is a tuple of indices
+    (``x[[[0, 1], [1, 0]]]`` is ``x[[0, 1], [1, 0]]``); any other is one index."""
+    if not isinstance(key, list) or len(key) >= 32:
+        return False
+    return builtins.any(
+        isinstance(k, Tensor | Sequence | slice) and not isinstance(k, str) or backend.is_array(k) or k is None or k is Ellipsis
+        for k in key
+    )
+
+
+_INDEX_DTYPES = (dtypes.int64, dtypes.int32, dtypes.uint8, dtypes.bool)
+_SEQUENCE_KEY_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
+    "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+    "which will result either in an error or a different result"
+)
+_UINT8_INDEX_WARNING = "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead."
+
+
+def _byte_masks(key) -> bool:
+    """Whether a key (as given) holds a uint8 tensor or array of one or more dims: PyTorch reads
+    it as a bool mask (with a deprecation warning)."""
     if not isinstance(key, tuple):
-        key = (key,)
+        key = tuple(key) if _sequence_as_tuple(key) else (key,)
+    return builtins.any(
+        (isinstance(k, Tensor) and k.dtype is dtypes.uint8 and k.ndim) or (backend.is_array(k) and k.dtype == "uint8" and k.ndim)
+        for k in key
+    )
+
+
+def _index_key_here(input: Tensor, key) -> tuple:
+    if not input.ndim:
+        if isinstance(key, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if isinstance(key, numbers.Integral) and not isinstance(key, bool):  # PyTorch's select of a bare int
+            if key == 0:
+                raise IndexError(
+                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to "
+                    "convert a 0-dim tensor to a number"
+                )
+            raise IndexError(f"index {int(key)} is out of bounds for dimension 0 with size 0")
+    if not isinstance(key, tuple):
+        if _sequence_as_tuple(key):
+            warnings.warn(_SEQUENCE_KEY_WARNING, UserWarning, stacklevel=4)
+            key = tuple(key)
+        else:
+            key = (key,)
     xp = backend.xp(input.device)
-    out = []
+    out, bad_index = [], False
     for k in key:
         if isinstance(k, Tensor):
-            if k.dtype.is_floating_point:
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-            if k.ndim or k.dtype is dtypes.bool:
+            if k.dtype not in _INDEX_DTYPES:  # PyTorch says so once the ints and slices are applied
+                bad_index = True
+                out.append(xp.zeros(k.shape, dtype="int64"))
+                continue
+            if k.dtype is dtypes.uint8:  # a mask, as in PyTorch (a 0-d one is a bool)
+                if k.ndim:
+                    warnings.warn(_UINT8_INDEX_WARNING, UserWarning, stacklevel=4)
+                    out.append(backend.place(k._data, input.device).astype(builtins.bool))
+                else:
+                    out.append(xp.asarray(builtins.bool(k.item())))
+            elif k.ndim or k.dtype is dtypes.bool:
                 out.append(_kept(k, input, array=backend.place(k._data, input.device)))
             else:
                 out.append(int(k.item()))
@@ -4341,11 +4538,16 @@ def _index_key_here(input: Tensor, key) -> tuple:
             out.append(xp.asarray(k))
         elif isinstance(k, int | slice) or k is None or k is Ellipsis:
             out.append(k)
+        elif backend.is_array(k) and not k.ndim and k.dtype.kind in "iu":  # a NumPy 0-d integer array: an int
+            out.append(int(k))
         elif isinstance(k, list | tuple) or backend.is_array(k):
             arr = xp.asarray(k)
-            if not arr.size:  # NumPy reads [] as floats; as an index it is no positions at all
+            if arr.dtype == "uint8" and arr.ndim:  # a mask, as a uint8 tensor
+                warnings.warn(_UINT8_INDEX_WARNING, UserWarning, stacklevel=4)
+                arr = arr.astype(builtins.bool)
+            elif arr.dtype.kind in "iuf" and arr.dtype != "int64":  # PyTorch makes an int64 index of it (floats cut to ints)
                 arr = arr.astype("int64")
-            elif arr.dtype.kind == "f":
+            elif arr.dtype.kind not in "bi":
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             out.append(arr)
         elif hasattr(k, "__index__"):
@@ -4355,6 +4557,10 @@ def _index_key_here(input: Tensor, key) -> tuple:
                 f"only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                 f"valid indices (got {type(k).__name__})"
             )
+    if bad_index:
+        out = _Key(out)
+        out.bad_index = True
+        return out
     return tuple(out)
 
 
@@ -4366,17 +4572,13 @@ def index(input: Tensor, key) -> Tensor:
     key = _index_key(input, key)
     if not _is_basic(key):
         basic, advanced = _split_index(key, input.ndim)
-        _check_index_shapes(advanced)
-        viewed = _take_views(input, basic, bare_slice=False)
+        viewed = _take_views(input, basic, bare_slice=False)  # PyTorch's order: the views, the dtypes, the masks, the shapes
+        _check_index_dtypes(key)
         _check_masks(advanced, viewed.shape)
-        try:
-            return index_op(viewed, key=advanced)
-        except IndexError as exc:
-            clipped = _in_bounds(advanced, viewed.shape) if not viewed.numel() else None
-            if clipped is not None:  # nothing is read from an empty tensor: PyTorch checks no bounds
-                return index_op(viewed, key=clipped)
-            message = str(exc).replace(" for axis ", " for dimension ")  # PyTorch's word
-            raise IndexError(f"{message} (indexing a tensor of shape {list(viewed.shape)})") from None
+        _check_index_shapes(advanced)
+        if math.prod(_advanced_shape(viewed.shape, advanced, check_empty_dims=True)):  # else nothing read, nothing checked
+            _check_places(advanced, viewed.shape, f" (indexing a tensor of shape {list(viewed.shape)})")
+        return index_op(viewed, key=advanced)
     out = _take_views(input, key, bare_slice)
     return out if out is not input else alias_op(input)  # x[()], x[...], x[:, :]
 
@@ -4445,12 +4647,17 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
     return tuple(basic), tuple(advanced)
 
 
-def _check_masks(key: tuple, shape: tuple) -> None:
-    """PyTorch's error for a bool mask whose shape is not that of the dims it indexes."""
+def _check_masks(key: tuple, shape: tuple, past_end: bool = False) -> None:
+    """PyTorch's error for a bool mask whose shape is not that of the dims it indexes (and, with
+    ``past_end``, index_put's error for a mask that reaches past the last dim)."""
     dim = 0
     for k in key:
         if backend.is_array(k) and k.dtype == bool:
             for j, n in enumerate(k.shape):
+                if past_end and dim + j >= len(shape):
+                    raise IndexError(
+                        f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}], but got {dim + j})"
+                    )
                 if dim + j < len(shape) and n != shape[dim + j]:
                     raise IndexError(
                         f"The shape of the mask {list(k.shape)} at index {j} does not match the shape of "
@@ -4461,18 +4668,50 @@ def _check_masks(key: tuple, shape: tuple) -> None:
             dim += 1
 
 
-def _in_bounds(key: tuple, shape: tuple) -> tuple | None:
-    """``key`` with its integer indices clipped into their dimensions (for an empty tensor, where
-    they pick nothing); None when a dimension they index is itself empty."""
-    out, dim = [], 0
+def _advanced_shape(shape: tuple, key: tuple, check_empty_dims: bool = False) -> tuple:
+    """The shape of ``a[key]`` for an array ``a`` of ``shape`` and a key of whole slices and index
+    arrays (bool masks among them), worked out without reading (or bounds-checking) anything:
+    the index arrays' broadcast shape where they stand when they are adjacent, else in front.
+    With ``check_empty_dims``, PyTorch's IndexError for indices into a dimension of size 0 that
+    pick something (even where another dimension leaves the result empty)."""
+    kept_before, kept_after, index_shapes, places, indexed_sizes = [], [], [], [], []
+    dim = 0
+    for i, k in enumerate(key):
+        if backend.is_array(k):
+            index_shapes.append((int(k.sum()),) if k.dtype == bool else tuple(k.shape))
+            places.append(i)
+            step = k.ndim if k.dtype == bool else 1
+            indexed_sizes += shape[dim : dim + step]
+            dim += step
+        else:  # slice(None)
+            (kept_after if places else kept_before).append(shape[dim])
+            dim += 1
+    kept_after += list(shape[dim:])
+    indexed = list(_broadcast_shape(*index_shapes)) if index_shapes else []
+    if check_empty_dims and 0 in indexed_sizes and 0 not in indexed:  # PyTorch's check, before any other of places
+        raise IndexError("index is out of bounds for dimension with size 0")
+    if places and places[-1] - places[0] != len(places) - 1:  # not adjacent: NumPy's and PyTorch's rule
+        return tuple(indexed + kept_before + kept_after)
+    return tuple(kept_before + indexed + kept_after)
+
+
+def _check_places(key: tuple, shape: tuple, suffix: str = "") -> None:
+    """PyTorch's IndexError for an integer index array of ``key`` (slices and arrays) with an
+    entry outside its dimension of ``shape`` (negative ones count from the end)."""
+    dim = 0
     for k in key:
         if backend.is_array(k) and k.dtype != bool:
-            if not shape[dim]:
-                return None
-            k = backend.xp(backend.device_of(k)).clip(k, -shape[dim], shape[dim] - 1)
-        out.append(k)
+            n = shape[dim]
+            bad = (k < -n) | (k >= n)
+            if bad.any():
+                raise IndexError(f"index {int(k[bad].reshape(-1)[0])} is out of bounds for dimension {dim} with size {n}{suffix}")
         dim += k.ndim if backend.is_array(k) and k.dtype == bool else 1
-    return tuple(out)
+
+
+def _empty_result(shape: tuple, key: tuple, check_empty_dims: bool = False) -> bool:
+    """Whether ``a[key]`` (advanced) for an array of ``shape`` has no elements: then PyTorch
+    reads and writes nothing, and checks no index, where NumPy may still refuse one."""
+    return not math.prod(_advanced_shape(shape, key, check_empty_dims))
 
 
 def _check_index_shapes(key: tuple) -> None:
@@ -4651,18 +4890,18 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
     """
     if not isinstance(indices, Tensor):
         raise TypeError(f"take_along_dim(): argument 'indices' (position 2) must be Tensor, not {type(indices).__name__}")
-    if indices.dtype is not dtypes.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype._legacy_name}")
-    if dim is None:
+    if dim is None:  # (a gather of the flattened tensors, with gather's checks)
         return gather(input.view(-1), 0, indices.view(-1))
-    dim = _wrap_dim(dim, input.ndim)
-    if not input.ndim:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    if input.ndim != indices.ndim:
+    if input.ndim != indices.ndim:  # (PyTorch's order: the dims, the dtype, then dim)
         raise RuntimeError(
             f"torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
             f"{input.ndim} dimensions for input, and {indices.ndim} dimensions for indices"
         )
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype._legacy_name}")
+    dim = _wrap_dim(dim, input.ndim)
+    if not input.ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     size = input.shape[dim]
     along = lambda shape, n: tuple(shape[:dim]) + (n,) + tuple(shape[dim + 1 :])  # noqa: E731
     shape = _broadcast_shape(along(input.shape, indices.shape[dim]), indices.shape)
@@ -4712,15 +4951,18 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return scatter_add_op(input, src, dim=dim, index=_kept(index, input, src))
 
 
-def _check_index_along(name: str, input: Tensor, dim: int, index, src: Tensor | None = None) -> int:
-    """PyTorch's checks of gather's and scatter's ``index`` (and ``src``); returns ``dim`` wrapped."""
+def _check_index_along(name: str, input: Tensor, dim: int, index, src: Tensor | None = None, bounds: bool = True) -> int:
+    """PyTorch's checks of gather's and scatter's ``index`` (and ``src``; then, with ``bounds``,
+    its kernel's of the places); returns ``dim`` wrapped."""
     if not isinstance(index, Tensor):
         raise TypeError(f"{name}(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
     dim = _wrap_dim(dim, input.ndim)
-    if index.dtype not in (dtypes.int64, dtypes.int32):
+    if index.numel() and index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index")
     if src is not None and src.dtype is not input.dtype:
         raise RuntimeError(f"{name}(): Expected self.dtype to be equal to src.dtype")
+    if not index.numel():  # as PyTorch: an empty index is neither checked nor used
+        return dim
     if builtins.max(index.ndim, 1) != builtins.max(input.ndim, 1):
         role = "input" if name == "gather" else "self"
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {role} tensor")
@@ -4741,7 +4983,8 @@ def _check_index_along(name: str, input: Tensor, dim: int, index, src: Tensor | 
             f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
             f"dimension {dim}{larger}"
         )
-    _check_in_range(index, sizes[dim], lambda v: f"index {v} is out of bounds for dimension {dim} with size {sizes[dim]}")
+    if bounds:
+        _check_in_range(index, sizes[dim], lambda v: f"index {v} is out of bounds for dimension {dim} with size {sizes[dim]}")
     return dim
 
 
@@ -4768,16 +5011,16 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     dim = _wrap_dim(dim, input.ndim)
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if not input.ndim and index.numel() != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if not input.ndim:  # a 0-d tensor is one element: only index 0, once
-        if index.numel() != 1:
-            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
-        _check_in_range(index, 1, lambda v: f"index_select(): index {v} out of range for tensor of size [] and dimension 0")
+        _check_in_range(index, 1, lambda v: "index out of range in self", error=IndexError)
         return index_select_op(input, dim=0, index=_kept(index, input, array=index._data.reshape(-1)), self_sym_sizes=())
     if not input.shape[dim] and index.numel() and input.ndim > 1:
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
-    if input.ndim == 2 and dim == 1:  # PyTorch's CPU kernel for this case has its own words
+    if input.ndim > 1 and (dim == 1 or not input.numel()):  # PyTorch's CPU kernels for these have their own words
         _check_in_range(index, input.shape[dim], lambda v: f"INDICES element is out of DATA bounds, id={v} axis_dim={input.shape[dim]}")
     else:
         _check_in_range(index, input.shape[dim], lambda v: f"index out of range in self (index {v}, size {input.shape[dim]})", error=IndexError)
@@ -4803,8 +5046,12 @@ def _check_index_source(name: str, input: Tensor, dim: int, index: Tensor, sourc
             f"{name}_(): self ({input.dtype._legacy_name}) and source ({source.dtype._legacy_name}) must have "
             "the same scalar type"
         )
+    if dim and dim >= source.ndim:
+        raise RuntimeError(f"{name}_(): Indexing dim {dim} is out of bounds of the source tensor with dim {source.ndim}")
     along = source.shape[dim] if dim < source.ndim else 1
     if index.numel() != along:
+        if not source.ndim:  # PyTorch's message asks a 0-d source for its size along dim
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         raise RuntimeError(
             f"{name}_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), for dim: {dim}"
         )
@@ -4833,7 +5080,13 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
         raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
     dim = _check_index_source("index_add", input, dim, index, source)
     size = input.shape[dim] if input.ndim else 1
-    _check_in_range(index, size, lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}")
+    if input.ndim <= 1:  # PyTorch's CPU kernels: a loop here
+        _check_in_range(index, size, lambda v: "index out of range in self", error=IndexError)
+    elif index.numel() and input.numel():  # (else nothing is added, and nothing checked)
+        if dim in (0, input.ndim - 1) and alpha == 1 and index.dtype is dtypes.int64:  # a scatter_add there
+            _check_in_range(index, size, lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}")
+        else:
+            _check_in_range(index, size, lambda v: "index out of range in self", error=IndexError)
     _, (input, index, source) = _one_device("index_add", input, index, source)
     return index_add_op(input, source, dim=dim, index=_kept(index, input, source).reshape(-1), alpha=alpha)
 
@@ -4922,22 +5175,35 @@ def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     tensor([[-1.,  0., -1.],
             [-1.,  0., -1.]])
     """
+    out = _index_fill(input, dim, index, value)
+    _check_differentiable_result(input, value)
+    return out
+
+
+def _index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
+    """index_fill, and index_fill_'s step (where an integer tensor may take a value that requires
+    grad). PyTorch's order of checks: the value's dims, the index's dtype, dim, the index's dims,
+    then (where something is written) the places."""
     if not isinstance(index, Tensor):
         raise TypeError(f"index_fill(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
-    dim = _wrap_dim(dim, input.ndim)
-    if index.dtype is not dtypes.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if index.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    size = input.shape[dim] if input.ndim else 1
-    at = _places_along(index, size, dim, negative=True)
-    if not isinstance(value, Tensor):
-        _check_fits(value, input.dtype)
-        return index_fill_op(input, dim=dim, index=at, value=value)
-    if value.ndim:
+    if isinstance(value, Tensor) and value.ndim:
         raise RuntimeError(
             f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.ndim} dimension(s)."
         )
+    if index.dtype is not dtypes.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    dim = _wrap_dim(dim, input.ndim)
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    size = input.shape[dim] if input.ndim else 1
+    if index.numel() and math.prod(input.shape[:dim] + input.shape[dim + 1 :]):  # (else nothing is written, nor checked)
+        _places_along(index, size, dim, negative=True)
+    # (the index itself, negative entries too: PyTorch's gradient for a value tensor reads the
+    # places again with index_select, which refuses those)
+    at = backend.copy(index._data.reshape(-1))
+    if not isinstance(value, Tensor):
+        _check_fits(value, input.dtype)
+        return index_fill_op(input, dim=dim, index=at, value=value)
     _, (input, index, value) = _one_device("index_fill", input, index, value)
     return index_fill_tensor_op(input, value, dim=dim, index=at)
 
@@ -4964,22 +5230,16 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
     if not isinstance(index, Tensor):
         raise TypeError(f"index_copy(): argument 'index' (position 3) must be Tensor, not {type(index).__name__}")
     dim = _wrap_dim(dim, input.ndim)
+    # PyTorch's order: the index's dims, the source's, the dtypes, the slices, the count
     if index.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
     count = index.numel()
+    if not source.ndim and count != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {count})")
     if source.ndim and input.ndim and source.ndim != input.ndim:
         raise IndexError(
             "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
             f"dimensionality ({source.ndim}), destination dimensionality ({input.ndim})"
-        )
-    along = source.shape[dim] if source.ndim else 1
-    if count != along:
-        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({along})")
-    sliced = lambda shape: " ".join(str(n) for d, n in enumerate(shape) if d != dim)  # noqa: E731
-    if input.ndim and sliced(input.shape) != sliced(source.shape):
-        raise RuntimeError(
-            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
-            f"{sliced(input.shape)} at dimension {dim} and source slice shape: {sliced(source.shape)} at dimension 0."
         )
     if index.dtype is not dtypes.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {index.dtype._legacy_name}")
@@ -4988,9 +5248,20 @@ def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor
             "index_copy_(): self and source expected to have the same dtype, but got (self) "
             f"{input.dtype._legacy_name} and (source) {source.dtype._legacy_name}"
         )
+    sliced = lambda shape: " ".join(str(n) for d, n in enumerate(shape) if d != dim)  # noqa: E731
+    if input.ndim and sliced(input.shape) != sliced(source.shape):
+        raise RuntimeError(
+            f"index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+            f"{sliced(input.shape)} at dimension {dim} and source slice shape: {sliced(source.shape)} at dimension 0."
+        )
+    along = source.shape[dim] if source.ndim else 1
+    if count != along:
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to source.size(dim) ({along})")
     _, (input, index, source) = _one_device("index_copy", input, index, source)
-    at = _places_along(index, input.shape[dim] if input.ndim else 1, dim, negative=False, prefix="index_copy_(): ")
-    return index_copy_op(input, source, dim=dim, index=at)
+    size = input.shape[dim] if input.ndim else 1
+    if index.numel() and math.prod(input.shape[:dim] + input.shape[dim + 1 :]):  # (else nothing is written, nor checked)
+        _places_along(index, size, dim, negative=False, prefix="index_copy_(): ")
+    return index_copy_op(input, source, dim=dim, index=backend.copy(index._data.reshape(-1)))
 
 
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
@@ -5100,43 +5371,56 @@ def outer(input: Tensor, vec2: Tensor) -> Tensor:
 ger = outer
 
 
-def _setitem_put(input: Tensor, key: tuple, value) -> Tensor:
-    """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0)."""
+def _setitem_put(input: Tensor, key: tuple, value, byte_mask: bool = False, on_cpu: bool = True) -> Tensor:
+    """The value of ``input`` after ``input[key] = value`` for advanced indices (IndexPutBackward0).
+    As PyTorch's index_put_: the value's shape, then its dtype, then the indices (only where some
+    element is written); one mask and a one-element value is a masked fill, which converts the
+    value (and refuses a uint8 mask, ``byte_mask``)."""
     dtype = input.dtype
-    if isinstance(value, Tensor) and value.dtype is not dtype:
-        arrays = [k for k in key if backend.is_array(k)]
-        # One boolean mask and a one-element value is a masked fill in PyTorch, which converts it.
-        if not (len(arrays) == 1 and arrays[0].dtype == bool and arrays[0].ndim and value.numel() == 1):
-            _check_index_put_shape(input, key, value)  # PyTorch reports the shapes first
+    _advanced_shape(input.shape, key, check_empty_dims=True)
+    if _fills_masked(key, value, on_cpu):
+        if byte_mask:
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+    elif isinstance(value, Tensor):
+        _check_index_put_shape(input, key, value.shape[_leading_ones(value.shape) :], value.shape)
+        if value.dtype is not dtype:
             raise RuntimeError(
                 "Index put requires the source and destination dtypes match, got "
                 f"{dtype._legacy_name} for the destination and {value.dtype._legacy_name} for the source."
             )
+    if not _empty_result(input.shape, key):
+        _check_places(key, input.shape)
     value = _as_tensor(value, dtype, input.device)
     lead = _leading_ones(value.shape)
     if lead:  # viewed without its leading 1s, as PyTorch's setitem does (ViewBackward0)
         value = value.view(value.shape[lead:])
-    try:
-        return index_put_op(input, value, key=key, dtype=dtype)
-    except (ValueError, TypeError):  # NumPy's broadcasting error (TypeError under a bool mask), in PyTorch's words
-        _check_index_put_shape(input, key, value)
-        raise
-    except IndexError as exc:  # NumPy's bounds error, in PyTorch's words
-        raise IndexError(str(exc).replace(" for axis ", " for dimension ")) from None
+    return index_put_op(input, value, key=key, dtype=dtype)
 
 
-def _check_index_put_shape(input: Tensor, key: tuple, value: Tensor) -> None:
-    """PyTorch's error when ``value`` does not broadcast to the shape ``input[key]`` has."""
-    shape = input._data[key].shape
+def _fills_masked(key: tuple, value, on_cpu: bool = True) -> bool:
+    """Whether PyTorch's index_put_ (without accumulate) runs ``key`` and ``value`` as a masked
+    fill: one bool mask among whole slices, and a one-element value (a number, or a tensor that
+    was on the CPU, ``on_cpu``)."""
+    arrays = [k for k in key if backend.is_array(k)]
+    if len(arrays) != 1 or arrays[0].dtype != bool or not arrays[0].ndim:
+        return False
+    return not isinstance(value, Tensor) or (value.numel() == 1 and on_cpu)
+
+
+def _check_index_put_shape(input: Tensor, key: tuple, shape: tuple, shown: tuple | None = None) -> tuple:
+    """PyTorch's error when a value of ``shape`` (``shown`` in the message) does not broadcast to
+    the shape ``input[key]`` has; returns that shape."""
+    indexed = _advanced_shape(input.shape, key)
     try:
-        fits = _broadcast_shape(value.shape[_leading_ones(value.shape) :], shape) == shape
+        fits = _broadcast_shape(shape, indexed) == indexed
     except RuntimeError:
         fits = False
     if not fits:
         raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(value.shape)} cannot be broadcast to "
-            f"indexing result of shape {list(shape)}"
+            f"shape mismatch: value tensor of shape {list(shape if shown is None else shown)} cannot be broadcast to "
+            f"indexing result of shape {list(indexed)}"
         )
+    return indexed
 
 
 def _leading_ones(shape: tuple) -> int:
@@ -5409,6 +5693,9 @@ def _reduce_identity(xp, dtype, reduce):
 
 
 def _scatter_reduced(xp, a, dim, index, src, reduce, include_self):
+    if not index.size:
+        return a.copy()
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # (PyTorch's kernel takes these too)
     shape = a.shape
     if not a.ndim or not index.ndim:  # a 0-d tensor or index is one element along dim 0
         a, index, src = a.reshape(-1), index.reshape(-1), src.reshape(-1)
@@ -5417,8 +5704,10 @@ def _scatter_reduced(xp, a, dim, index, src, reduce, include_self):
 
 
 def _index_reduced(xp, a, dim, index, source, reduce, include_self):
+    if not index.size:
+        return a.copy()
     target = a if a.ndim else a.reshape(1)
-    values = source.reshape(target.shape[:dim] + (-1,) + target.shape[dim + 1 :])
+    values = source.reshape(target.shape[:dim] + (index.size,) + target.shape[dim + 1 :])
     return _reduce_at(xp, target, (slice(None),) * dim + (index,), values, reduce, include_self).reshape(a.shape)
 
 
@@ -5432,9 +5721,10 @@ def _scatter_reduced_by(xp, a, dim, index, src, reduce):
 def _index_put_values(xp, a, indices, values, accumulate):
     if accumulate:
         out = a.copy()
-        backend.scatter_add(out, indices, values)  # repeated places add up
-        return out
-    return _put(a, indices, values)
+        if not _empty_result(a.shape, indices):
+            backend.scatter_add(out, indices, values)  # repeated places add up
+        return _laid_out_like(out, a)
+    return _laid_out_like(_put(a, indices, values), a)
 
 
 def _put_flat(xp, a, index, source, accumulate):
@@ -5444,7 +5734,7 @@ def _put_flat(xp, a, index, source, accumulate):
         backend.scatter_add(flat, (index,), source.reshape(-1))
     else:
         flat[index] = source.reshape(-1)
-    return out
+    return _laid_out_like(out, a)
 
 
 def _masked_scattered(xp, a, mask, source):
@@ -5518,8 +5808,20 @@ def _count_along(grad: Tensor, src: Tensor, along: _Along, include_self: bool) -
     return count.masked_fill(count == 0, 1)
 
 
+def _check_backward_reduce(reduce: str, along: _Along | None = None, include_self: bool = True) -> None:
+    """PyTorch's backward of scatter_reduce refuses the 'max' and 'min' its forward took; that
+    of index_reduce without include_self refuses an int32 index (its index_fill takes int64)."""
+    if reduce in ("max", "min"):
+        raise RuntimeError(f"Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got {reduce}.")
+    if along is not None and along.by_slices and not include_self and along.index.dtype != "int64":
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+
+
 def _reduced_self_grad(grad, self, src, result, reduce, include_self, along: _Along) -> Tensor:
     """The gradient of scatter_reduce/index_reduce for ``self`` (PyTorch's formula)."""
+    _check_backward_reduce(reduce, along, include_self)
+    if not along.by_slices and reduce in ("prod", "amax", "amin") and tuple(along.index.shape) != tuple(src.shape):
+        _broadcast_shape(src.shape, along.index.shape)  # PyTorch's one formula for both mixes them: it may raise
     if reduce == "sum":
         out = grad
     elif reduce == "mean":
@@ -5534,8 +5836,13 @@ def _reduced_self_grad(grad, self, src, result, reduce, include_self, along: _Al
 
 def _reduced_src_grad(grad, self, src, result, reduce, include_self, along: _Along, node: str) -> Tensor:
     """The gradient of scatter_reduce/index_reduce for ``src`` (PyTorch's formula)."""
+    _check_backward_reduce(reduce, along, include_self)
     if not along.by_slices and tuple(along.index.shape) != tuple(src.shape):
-        _src_grad(node, grad, along.dim, along.index, src.shape)  # raises PyTorch's error
+        # PyTorch's formulas then mix src with index-shaped values: they broadcast or raise
+        if reduce in ("sum", "mean"):
+            _check_grad_shape(node, along.index.shape, src.shape)
+        else:
+            _check_grad_shape(node, _broadcast_shape(src.shape, along.index.shape), src.shape)
     if reduce == "sum":
         return along.read(grad)
     if reduce == "mean":
@@ -5650,12 +5957,14 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"scatter_reduce(): argument 'src' (position 3) must be Tensor, not {type(src).__name__}")
-    # (PyTorch's kernel also takes 'max' and 'min' for 'amax' and 'amin')
-    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)
-    _check_reduce("scatter_reduce", reduce, ("sum", "prod", "mean", "amax", "amin"))
-    dim = _check_index_along("scatter", input, dim, index, src)
+    dim = _check_index_along("scatter", input, dim, index, src, bounds=False)
+    # (PyTorch's kernel also takes 'max' and 'min' for 'amax' and 'amin', but its backward does not)
+    _check_reduce("scatter_reduce", {"max": "amax", "min": "amin"}.get(reduce, reduce), ("sum", "prod", "mean", "amax", "amin"))
+    if not include_self:  # PyTorch first scatters the reduction's start value there (a check of the places)
+        _check_index_along("scatter", input, dim, index, src)
     if reduce == "mean" and input.dtype is dtypes.bool:
-        raise NotImplementedError("\"scatter_gather_tensor_cpu_reduce_mean\" not implemented for 'Bool'")
+        raise _no_kernel("scatter_gather_tensor_cpu_reduce_mean")
+    _check_index_along("scatter", input, dim, index, src)  # (then its kernel's check of the places)
     _, (input, index, src) = _one_device("scatter_reduce", input, index, src)
     return scatter_reduce_op(input, src, dim=dim, index=_kept(index, input, src), reduce=reduce, include_self=bool(include_self))
 
@@ -5663,6 +5972,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 def _scatter_reduce_by(input: Tensor, dim: int, index: Tensor, src, reduce: str) -> Tensor:
     """scatter's deprecated ``reduce=`` ('add' or 'multiply'), which PyTorch cannot differentiate."""
     if reduce not in ("add", "multiply"):
+        _check_index_along("scatter", input, dim, index, src if isinstance(src, Tensor) else None, bounds=False)  # (PyTorch's order)
         raise RuntimeError("reduce argument must be either add or multiply.")
     if isinstance(src, Tensor):
         warnings.warn(
@@ -5697,7 +6007,18 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
         raise TypeError(f"index_reduce(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
     _check_reduce("index_reduce", reduce, ("prod", "mean", "amax", "amin"))
     dim = _check_index_source("index_reduce", input, dim, index, source)
-    _check_in_range(index, input.shape[dim] if input.ndim else 1, lambda v: "index out of range in self", error=IndexError)
+    if input.dtype is dtypes.bool:  # PyTorch's CPU kernels that have no bool version
+        if not include_self:
+            raise _no_kernel("index_reduce_func_exclude_input_init")
+        if input.ndim <= 1:
+            raise _no_kernel("index_func_")
+    size = input.shape[dim] if input.ndim else 1
+    if not include_self:  # PyTorch first fills those places (index_fill, which takes negative indices)
+        message = lambda v: f"index {v} is out of bounds for dimension {dim} with size {size}"  # noqa: E731
+        _check_in_range(index, size, message, low=-size, error=IndexError)
+    _check_in_range(index, size, lambda v: "index out of range in self", error=IndexError)
+    if input.dtype is dtypes.bool and reduce == "mean" and index.numel():
+        raise _no_kernel("div_floor_cpu")
     _, (input, index, source) = _one_device("index_reduce", input, index, source)
     at = _kept(index, input, source).reshape(-1)
     return index_reduce_op(input, source, dim=dim, index=at, reduce=reduce, include_self=bool(include_self))
@@ -5712,6 +6033,12 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
     >>> torch.zeros(4).index_put((torch.tensor([0, 2, 0]),), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
     tensor([4., 0., 2., 0.])
     """
+    return _index_put(input, indices, values, accumulate, out_of_place=True)
+
+
+def _index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False, out_of_place: bool = False) -> Tensor:
+    """index_put, and index_put_'s step (``out_of_place=False``: an integer tensor may then take a
+    value that requires grad, which PyTorch refuses only for a new result)."""
     if not isinstance(indices, tuple | list):
         raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, not {type(indices).__name__}")
     for i, k in enumerate(indices):
@@ -5719,51 +6046,51 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(k).__name__}")
     if not isinstance(values, Tensor):
         raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    byte_mask = _byte_masks(tuple(indices))
     key = _index_key(input, tuple(indices))
+    _check_index_dtypes(key)
     key = tuple(backend.xp(input.device).asarray(k) if isinstance(k, int) else k for k in key)  # a 0-d index stays an index tensor
-    used = builtins.sum(k.ndim if k.dtype == bool else 1 for k in key)
-    if used > input.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {used})")
+    if len(key) > input.ndim:  # (a mask counts once here)
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(key)})")
+    _check_masks(key, input.shape, past_end=True)
+    # PyTorch's order: a masked fill (one mask, a one-element value, no accumulate) converts the
+    # value; else the indices broadcast, the value's shape, its dtype, then (where something is
+    # written) the places
+    masked_fill = not accumulate and _fills_masked(key, values, values.device.type == "cpu")
+    if masked_fill and byte_mask:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
     _check_index_shapes(key)
-    key = _checked_places(input, key)
-    shape = input._data[key].shape
-    try:  # the shapes first, then the dtypes (PyTorch's order)
-        fits = _broadcast_shape(values.shape, shape) == shape
-    except RuntimeError:
-        fits = False
-    if not fits:
-        raise RuntimeError(
-            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to indexing result of "
-            f"shape {list(shape)}"
-        )
-    if values.dtype is not input.dtype and not (len(key) == 1 and key[0].dtype == bool and values.numel() == 1):
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{input.dtype._legacy_name} for the destination and {values.dtype._legacy_name} for the source."
-        )
+    used = builtins.sum(k.ndim if k.dtype == bool else 1 for k in key)
+    if used > input.ndim:  # PyTorch asks for the size of a dim past the end
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], but got {input.ndim})")
+    _advanced_shape(input.shape, key, check_empty_dims=True)
+    if not masked_fill:
+        _check_index_put_shape(input, key, values.shape)
+        if values.dtype is not input.dtype:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{input.dtype._legacy_name} for the destination and {values.dtype._legacy_name} for the source."
+            )
+    if not _empty_result(input.shape, key, check_empty_dims=True):
+        _check_places(key, input.shape)
+    if out_of_place:
+        _check_differentiable_result(input, values)
     _, (input, values) = _one_device("index_put", input, values)
     key = tuple(_kept(Tensor._make(k), input, values) for k in key)
     return index_put_values_op(input, values, indices=key, accumulate=bool(accumulate), dtype=input.dtype)
 
 
-def _checked_places(input: Tensor, key: tuple) -> tuple:
-    """The arrays of ``key`` with PyTorch's IndexErrors: a mask of another shape than the dims it
-    covers, or an index outside its dim (negative ones count from the end)."""
-    dim = 0
-    for i, k in enumerate(key):
-        if k.dtype == bool:
-            covered = input.shape[dim : dim + k.ndim]
-            if k.shape != covered:
-                raise IndexError(
-                    f"The shape of the mask {list(k.shape)} at index {i} does not match the shape of the indexed tensor "
-                    f"{list(input.shape)} at index {dim}"
-                )
-            dim += k.ndim
-            continue
-        size = input.shape[dim]
-        _check_in_range(Tensor._make(k), size, lambda v, d=dim, n=size: f"index {v} is out of bounds for dimension {d} with size {n}", low=-size, error=IndexError)
-        dim += 1
-    return key
+def _check_differentiable_result(input: Tensor, value) -> None:
+    """PyTorch's error for an out-of-place op whose integer (or bool) result would need a
+    gradient: ``value`` (a tensor written into ``input``'s copy) requires grad."""
+    if (
+        isinstance(value, Tensor)
+        and value.requires_grad
+        and is_grad_enabled()
+        and not input.dtype.is_floating_point
+        and not input.requires_grad
+    ):
+        raise RuntimeError(f"Autograd not support dtype: {input.dtype._legacy_name}")
 
 
 def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
@@ -5780,18 +6107,29 @@ def masked_scatter(input: Tensor, mask: Tensor, source: Tensor) -> Tensor:
     tensor([[1., 0., 2.],
             [3., 0., 4.]])
     """
+    return _masked_scatter(input, mask, source)
+
+
+def _masked_scatter(input: Tensor, mask: Tensor, source: Tensor, in_place: bool = False) -> Tensor:
+    """masked_scatter, and masked_scatter_'s step (``in_place``: the mask expands to ``input``'s
+    shape). PyTorch's order of checks: the shapes broadcast (out of place), the dtypes, the mask
+    expands (in place), the mask's dtype, then the count of source values."""
     _check_tensor(input, "masked_scatter")
     if not isinstance(source, Tensor):
         raise TypeError(f"masked_scatter(): argument 'source' (position 2) must be Tensor, not {type(source).__name__}")
     if not isinstance(mask, Tensor):
         raise TypeError(f"masked_scatter(): argument 'mask' (position 1) must be Tensor, not {type(mask).__name__}")
-    if mask.dtype is not dtypes.bool:
-        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype._legacy_name}")
+    if not in_place:
+        _broadcast_shape(mask.shape, input.shape)
     if source.dtype is not input.dtype:
         raise RuntimeError(
             f"masked_scatter: expected self and source to have same dtypes but got{input.dtype._legacy_name} and "
             f"{source.dtype._legacy_name}"
         )
+    if in_place and tuple(mask.shape) != tuple(input.shape):
+        expand(mask, tuple(input.shape))  # PyTorch expands the mask to the shape changed in place: its errors
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype._legacy_name}")
     shape = _broadcast_shape(input.shape, mask.shape)
     if source.numel() < int(backend.xp(mask.device).broadcast_to(mask._data, shape).sum()):
         raise RuntimeError("Number of elements of source < number of ones in mask")

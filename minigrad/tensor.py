@@ -928,13 +928,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.logical_or(s, other), (other,), differentiable=False)
 
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
-        shape = F._broadcast_shape(self.shape, mask.shape)
-        if shape != self.shape:
-            raise RuntimeError(
-                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}: "
-                "an in-place op cannot change the shape"
-            )
-        return self._apply_inplace(lambda s: F.masked_fill(s, mask, value), (value,), False)
+        return self._apply_inplace(lambda s: F._masked_fill(s, mask, value, in_place=True), (value,), False)
 
     def repeat(self, *sizes) -> Tensor:
         """This tensor tiled ``sizes[i]`` times along dim ``i`` (new leading dims where ``sizes``
@@ -961,7 +955,7 @@ class Tensor:
         return self._apply_inplace(lambda s: F.index_add(s, dim, index, source, alpha=alpha), (source,))
 
     def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
-        return self._apply_inplace(lambda s: F.index_fill(s, dim, index, value), (value,), False)
+        return self._apply_inplace(lambda s: F._index_fill(s, dim, index, value), (value,), False)
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
@@ -982,15 +976,10 @@ class Tensor:
         )
 
     def index_put_(self, indices, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
-        return self._apply_inplace(lambda s: F.index_put(s, indices, values, accumulate), (values,))
+        return self._apply_inplace(lambda s: F._index_put(s, indices, values, accumulate), (values,))
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
-        if isinstance(mask, Tensor) and F._broadcast_shape(self.shape, mask.shape) != self.shape:
-            raise RuntimeError(
-                f"expand({mask.dtype._legacy_name}Type{{{list(mask.shape)}}}, size={list(self.shape)}): the mask must "
-                "broadcast to the shape of the tensor changed in place"
-            )
-        return self._apply_inplace(lambda s: F.masked_scatter(s, mask, source), (source,))
+        return self._apply_inplace(lambda s: F._masked_scatter(s, mask, source, in_place=True), (source,))
 
     def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
         return self._apply_inplace(lambda s: F.put(s, index, source, accumulate), (source,))
@@ -1467,14 +1456,18 @@ class Tensor:
         are taken first either way, and a slice over a whole dimension takes none."""
         if key is False:  # PyTorch does nothing at all here (no check, no node, no new version)
             return
+        if key is True:  # PyTorch copies into self.unsqueeze(0) here, as for None (copy_'s casts and words)
+            key = None
         on_cpu = not isinstance(value, Tensor) or value.device.type == "cpu"
         if isinstance(value, Tensor):
             value = value.to(self.device)
+        byte_mask = F._byte_masks(key)
         key = F._index_key(self, key)
         if not F._is_basic(key):
             basic, advanced = F._split_index(key, self.ndim)
             target = F._take_views(self, basic, bare_slice=False)
             target._check_writable((value,))  # PyTorch's leaf errors come before the index checks
+            F._check_index_dtypes(key)
             F._check_masks(advanced, target.shape)
             F._check_index_shapes(advanced)
             # index_put_ refuses a value sharing any memory with the target (unless a bool mask
@@ -1482,7 +1475,7 @@ class Tensor:
             masked = builtins.any(backend.is_array(k) and k.dtype == builtins.bool for k in advanced)
             if not masked and isinstance(value, Tensor) and backend.overlap(target._data, value._data):
                 raise RuntimeError(_OVERLAP_MESSAGE)
-            target._apply_inplace(lambda s: F._setitem_put(s, advanced, value), (value,))
+            target._apply_inplace(lambda s: F._setitem_put(s, advanced, value, byte_mask, on_cpu), (value,))
             return
         view = F._take_views(self, key, bare_slice=False)
         value = F._as_tensor(value, self.dtype, self.device)
