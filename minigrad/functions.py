@@ -5493,8 +5493,8 @@ class CopySlices(Node):
         result = grad_outputs[0].clone()
         grad_slice = as_strided_op(result, steps=self.steps)
         grads = self.fn.apply([grad_slice.clone()], create_graph, wanted and (True, *wanted[1:]))
-        if self.next_functions[0][0] is None:  # the base needs no gradient
-            return (None, *grads[1:])
+        if self.next_functions[0][0] is None or grads[0] is None:  # the base needs none, or fn gave
+            return (None, *grads[1:])  # None (a custom Function's backward may): so does the base
         grad_slice.copy_(grads[0])
         return (result, *grads[1:])
 

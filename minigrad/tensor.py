@@ -263,7 +263,7 @@ class Tensor:
         """PyTorch's error for a locked view (made by unbind/split/chunk or a custom Function, or a
         view of one) that ``change``."""
         if self._grad_fn is None:
-            what = "A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+            what = f"A view was created in no_grad mode and {change} with grad mode enabled."
         else:
             what = f"Output {self._output_nr} of {F.forward_name(self._grad_fn.name())} is a view and {change}."
         return RuntimeError(f"{what} {self._locked_view}")

@@ -46,6 +46,12 @@ DIRTY_VIEW_MESSAGE = (
     "the inplace that returns a single Tensor and a second one that does the other operations)."
 )
 
+SAVED_INPUT_MESSAGE = (
+    "An input that has been returned as-is as output is being saved for backward. This is not "
+    "supported if you override setup_context. You should return and save a view of the input "
+    "instead, e.g. with x.view_as(x) or setup ctx inside the forward function itself."
+)
+
 
 class FunctionCtx:
     """What ``forward`` and ``backward`` of a custom Function share (``ctx``)."""
@@ -64,7 +70,7 @@ class FunctionCtx:
         """Say that ``forward`` changed these inputs in place. Each must also be returned: it
         stays the same tensor, its version goes up, and its ``grad_fn`` becomes this Function's
         node (a leaf that requires grad is refused, as for any in-place operation)."""
-        self.dirty = tensors
+        self.dirty_tensors = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, ``backward`` gets None (not zeros) for outputs that got no gradient."""
@@ -87,14 +93,14 @@ class BackwardCFunction(Node, FunctionCtx):
         self._freed = False
         self.materialize_grads = True
         self.non_differentiable = ()
-        self.dirty = ()
+        self.dirty_tensors = ()
 
     @property
     def saved_tensors(self) -> tuple:
         if self._freed:
             raise RuntimeError(FREED_MESSAGE)
-        if self._saved is None:  # still inside forward
-            return tuple(self.to_save)
+        if self._saved is None:  # still inside forward: nothing is saved yet, as in PyTorch
+            return ()
         return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved)
 
     _runs_without_gradients = True  # backward runs even when no gradient reached the outputs
@@ -115,8 +121,18 @@ class BackwardCFunction(Node, FunctionCtx):
             zeros_like_tensor(out) if g is None and out is not None and self.materialize_grads else g
             for g, out in zip(grad_outputs, self._output_meta)
         ]
-        result = self.function.backward(self, *grads)
+        result = self._user_backward()(self, *grads)
         return self._check_gradients(result if isinstance(result, tuple) else (result,))
+
+    def _user_backward(self):
+        """The Function's ``backward``, or its ``vjp`` (another name for it), as PyTorch picks it."""
+        backward, vjp = self.function.backward, self.function.vjp
+        if backward is not Function.backward and vjp is not Function.vjp:
+            raise RuntimeError(
+                "Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You "
+                "should only implement one of them."
+            )
+        return vjp if vjp is not Function.vjp else backward
 
     def _check_gradients(self, result: tuple) -> tuple:
         """The gradients ``backward`` returned (one per argument of forward), checked as PyTorch
@@ -147,8 +163,8 @@ class BackwardCFunction(Node, FunctionCtx):
             per_tensor.append(g)
         fitted = []
         for i, (g, (nxt, _), meta) in enumerate(zip(per_tensor, self.next_functions, self.input_meta)):
-            if g is None or nxt is None:  # no gradient, or an input that needs none
-                fitted.append(None)
+            if g is None or nxt is None:  # no gradient, or an input that needs none: PyTorch passes it
+                fitted.append(g)  # on unchecked (node hooks see it), and the engine drops it
                 continue
             shape = meta[0]
             # As for any node, a gradient may have the broadcast shape of its input: it is summed
@@ -215,6 +231,23 @@ class Function(metaclass=_FunctionMeta):
 
     vjp = backward
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
+            "static, so you should invoke them on the class itself. Instantiating an autograd "
+            "function will raise an error in a future version of PyTorch.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # PyTorch's old style, ``MyFunction()(x)``, which it no longer runs: use ``MyFunction.apply(x)``
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)"
+        )
+
     @classmethod
     def apply(cls, *args, **kwargs):
         from ..tensor import Tensor
@@ -242,7 +275,7 @@ class Function(metaclass=_FunctionMeta):
         outputs = output if is_tuple else (output,)
         if record:
             _check_saved(node.to_save)
-        wrapped, differentiable = _wrap_outputs(node, tensors, outputs, record)
+        wrapped, differentiable = _wrap_outputs(node, tensors, outputs, record, separate_setup)
         if record:
             # After wrapping, as PyTorch does: a saved output is kept as the node's own output.
             node._saved = tuple(
@@ -250,6 +283,9 @@ class Function(metaclass=_FunctionMeta):
                 for t in node.to_save
             )
             node._output_meta = tuple(_Meta(o) if isinstance(o, Tensor) else None for o in wrapped)
+        # As PyTorch, let go of what forward marked and saved (backward reads saved_tensors), so
+        # that the node keeps no tensor alive once backward has freed it.
+        node.to_save = node.dirty_tensors = node.non_differentiable = None
         return tuple(wrapped) if is_tuple else wrapped[0]
 
 
@@ -291,16 +327,18 @@ def _check_saved(to_save: tuple) -> None:
             )
 
 
-def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record: bool) -> tuple[list, list]:
+def _wrap_outputs(
+    node: BackwardCFunction, inputs: list, outputs: tuple, record: bool, separate_setup: bool
+) -> tuple[list, list]:
     """What ``apply`` returns for ``forward``'s ``outputs`` (PyTorch's ``_wrap_outputs``), and
     which of those tensors are differentiable outputs of ``node``. Values that are not tensors
-    are returned untouched."""
+    are returned untouched. (``separate_setup``: the Function has its own ``setup_context``.)"""
     from ..tensor import _CUSTOM_FUNCTION_VIEW_ADVICE, _MULTI_VIEW_ADVICE, Tensor
 
     for t in node.non_differentiable:
         if not isinstance(t, Tensor):
             raise RuntimeError(f"mark_non_differentiable only accepts variable arguments, but got {type(t).__name__}")
-    for i, t in enumerate(node.dirty):
+    for i, t in enumerate(node.dirty_tensors):
         if not isinstance(t, Tensor):
             raise RuntimeError(f"mark_dirty can only accept variables, but argument {i} is of type {type(t).__name__}")
         t._version_counter.value += 1  # PyTorch counts one more change (on top of forward's in-place ops)
@@ -315,8 +353,9 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
 
     flags = [is_differentiable(out) for out in outputs]
     # Changing an output view in place would route its gradient around the custom backward, so
-    # PyTorch forbids it, and forbids it when its base changes; with its advice for several views
-    # when there are several differentiable outputs.
+    # PyTorch forbids it, and forbids it when its base changes (also for outputs without a
+    # gradient, and under no_grad); with its advice for several views when there are several
+    # differentiable outputs.
     view_advice = _MULTI_VIEW_ADVICE if sum(flags) > 1 else _CUSTOM_FUNCTION_VIEW_ADVICE
     wrapped, differentiable = [], []
     for i, (out, flag) in enumerate(zip(outputs, flags)):
@@ -324,22 +363,25 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
             wrapped.append(out)
             continue
         is_input = any(out is t for t in inputs)
-        is_dirty = any(out is t for t in node.dirty)
+        is_dirty = any(out is t for t in node.dirty_tensors)
+        saved = separate_setup and any(out is t for t in node.to_save)
         if not flag:
-            wrapped.append(_non_differentiable(out, is_input, is_dirty))
-            continue
-        if is_dirty:
+            out = _non_differentiable(out, is_input, is_dirty, saved)
+        elif is_dirty:
             _rebase_history(out, node, i, is_input, len(outputs))
+            differentiable.append(out)
         else:
             if is_input:  # a new tensor is needed to carry the node: a view of the input
-                out = _view_of(out)
+                out = _view_of_input(out, saved)
             out._requires_grad, out._grad_fn, out._output_nr = True, node, i
-            if out._base is not None:
-                out._view_no_grad, out._locked_view = False, view_advice
+            if out._base is not None:  # its node is this one, made after forward's in-place changes
+                out._view_version = out._version_counter.value
+            differentiable.append(out)
+        if out._base is not None and not (is_input and is_dirty):
+            out._view_no_grad, out._locked_view = False, view_advice
         wrapped.append(out)
-        differentiable.append(out)
 
-    for t in node.dirty:
+    for t in node.dirty_tensors:
         if not any(t is o for o in outputs):
             raise RuntimeError(
                 "Some elements marked as dirty during the forward method were not returned as output. "
@@ -348,16 +390,24 @@ def _wrap_outputs(node: BackwardCFunction, inputs: list, outputs: tuple, record:
     return wrapped, differentiable
 
 
-def _non_differentiable(out, is_input: bool, is_dirty: bool):
+def _non_differentiable(out, is_input: bool, is_dirty: bool, saved: bool):
     """An output without a gradient: what PyTorch returns for it."""
     if not out.requires_grad:
         # An input returned as it is still becomes a new tensor: a view of it.
-        return _view_of(out) if is_input and not is_dirty else out
+        return _view_of_input(out, saved) if is_input and not is_dirty else out
     if is_input:  # a detached alias: the input's own requires_grad is left alone
         return out.detach()
     if out._base is None:
         out.detach_()
     return out  # (a view of an input, taken under no_grad in forward, requires grad as such views do)
+
+
+def _view_of_input(t, saved: bool):
+    """The view that stands for an input returned as it is. ``saved``: ``setup_context`` saved the
+    input itself, which PyTorch refuses (the view, not the input, is the output to save)."""
+    if saved:
+        raise RuntimeError(SAVED_INPUT_MESSAGE)
+    return _view_of(t)
 
 
 def _view_of(t):
@@ -445,8 +495,9 @@ def once_differentiable(fn):
             return outputs
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
-        # Stand-ins that require grad, so that the results have a node: the error.
-        stand_ins = [o.detach().requires_grad_() if isinstance(o, Tensor) else None for o in outputs]
+        # Stand-ins that require grad, so that the results have a node: the error. (Like PyTorch,
+        # it takes every result but None for a tensor: a number fails here with AttributeError.)
+        stand_ins = [o.detach().requires_grad_() if o is not None else None for o in outputs]
         node = _DelayedError(
             ONCE_DIFFERENTIABLE_MESSAGE,
             tuple(gradient_edge(s) if s is not None else (None, 0) for s in stand_ins),

@@ -92,7 +92,9 @@ class Op:
             if recording and t._base is not None:
                 if t._view_version != t._version_counter.value:
                     t._regenerate_view()  # a view whose base changed in place: its grad_fn is made again
-                if t._view_no_grad:  # taken under no_grad: the result requires grad, but no gradient flows
+                # Taken under no_grad, or a custom Function's output view without a gradient: the
+                # result requires grad when the base does, but no gradient flows through the view.
+                if t._view_no_grad or t._locked_view:
                     record = record or t._base._requires_grad
             arrays.append(t._data)
             record = record or t._requires_grad
