@@ -9,7 +9,8 @@ wrong: the operation and the input, or the node of the graph.
 - :func:`check_unbroadcast` -- ``unbroadcast(grad, shape)``;
 - :func:`check_rule` -- a derivative rule such as ``vjp_mul(grad, a, b) -> (grad_a, grad_b)``;
 - :func:`graded_alone` -- a check run again with a correct ``unbroadcast`` or
-  ``topological_order`` when it fails with the student's, so that one slip is not graded twice;
+  ``topological_order`` when it fails with the student's, so that one slip is not graded twice
+  (assignment 06 uses it too, for its ``hvp`` and ``hessian``);
 - :func:`check_topological_order` -- ``topological_order(root)`` on the notebook's graphs;
 - :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node.
 
@@ -293,6 +294,31 @@ def _random_shape(rng: random.Random, rank_max: int = 3) -> tuple:
     return tuple(rng.randint(2, 4) for _ in range(rng.randint(1, rank_max)))
 
 
+@contextlib.contextmanager
+def _forbidden_sum_to_size() -> Iterator[None]:
+    """Within the block, ``sum_to_size`` raises: exercise 1 asks to rebuild it from ``sum``.
+
+    Only the public method and function are replaced (minigrad's own rules use an internal
+    helper), and both are put back when the block ends, so ``guard()`` sees nothing changed.
+    """
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(
+            "unbroadcast called sum_to_size, which is what it should rebuild: "
+            "use grad.sum(dim=..., keepdim=...) instead"
+        )
+
+    owners = [owner for owner in (torch.Tensor, torch) if "sum_to_size" in vars(owner)]
+    saved = [(owner, vars(owner)["sum_to_size"]) for owner in owners]
+    try:
+        for owner in owners:
+            owner.sum_to_size = refuse
+        yield
+    finally:
+        for owner, original in saved:
+            owner.sum_to_size = original
+
+
 def check_unbroadcast(unbroadcast: Callable, seed: int | None = None, trials: int = 0) -> None:
     """``unbroadcast(grad, shape)`` must sum ``grad`` down to ``shape`` (undo broadcasting).
 
@@ -308,7 +334,8 @@ def check_unbroadcast(unbroadcast: Callable, seed: int | None = None, trials: in
         before = grad.tolist()
         target = torch.Size(shape) if rng.random() < 0.5 else tuple(shape)
         call = f"unbroadcast(grad of shape {grad_shape}, {tuple(shape)})"
-        result = _call(unbroadcast, call, "this case", grad, target)
+        with _forbidden_sum_to_size():
+            result = _call(unbroadcast, call, "this case", grad, target)
         if not _is_tensor(result):
             raise AssertionError(f"{call} should return a minigrad tensor, got {type(result).__name__}")
         if grad.tolist() != before:
@@ -634,46 +661,72 @@ def _correct_topological_order(root) -> list:
     return _forward_order([root])[::-1]
 
 
-_CORRECT = {"unbroadcast": _correct_unbroadcast, "topological_order": _correct_topological_order}
+def _correct_hvp(f, x, v):
+    """Assignment 06, exercise 1: the Hessian of ``f`` at ``x`` times ``v`` (zeros for a linear ``f``)."""
+    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+    if not g.requires_grad:
+        return torch.zeros_like(x)
+    (hv,) = torch.autograd.grad((g * v).sum(), x, allow_unused=True, materialize_grads=True)
+    return hv
+
+
+def _correct_hessian(f, x):
+    """Assignment 06, exercise 2: the (n, n) Hessian of ``f`` at ``x``, one ``hvp`` per unit vector."""
+    unit = torch.eye(x.numel(), dtype=x.dtype)
+    return torch.stack([_correct_hvp(f, x, unit[i]) for i in range(x.numel())])
+
+
+_CORRECT = {
+    "unbroadcast": _correct_unbroadcast,
+    "topological_order": _correct_topological_order,
+    "hvp": _correct_hvp,
+    "hessian": _correct_hessian,
+}
 
 
 @contextlib.contextmanager
-def _lent(namespace: dict, name: str) -> Iterator[None]:
-    """Within the block, ``namespace[name]`` is the correct function; the student's is put back."""
+def _lent(namespace: dict, names: tuple[str, ...]) -> Iterator[None]:
+    """Within the block, ``namespace[name]`` is the correct function for each of ``names``; the
+    student's are put back."""
     missing = object()
-    theirs = namespace.get(name, missing)
-    namespace[name] = _CORRECT[name]
+    theirs = {name: namespace.get(name, missing) for name in names}
+    namespace.update({name: _CORRECT[name] for name in names})
     try:
         yield
     finally:
-        if theirs is missing:
-            namespace.pop(name, None)
-        else:
-            namespace[name] = theirs
+        for name, value in theirs.items():
+            if value is missing:
+                namespace.pop(name, None)
+            else:
+                namespace[name] = value
 
 
-def graded_alone(namespace: dict, name: str, run: Callable[[], object]) -> None:
+def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[], object]) -> None:
     """Run the check ``run()``; if it fails, run it again with a correct ``name`` lent to the notebook.
 
-    ``name`` is ``"unbroadcast"`` (which the rules of exercise 2 call) or ``"topological_order"``
-    (which ``backward`` calls); ``namespace`` is the notebook's ``globals()``. The check passes if
-    either run passes, so a slip in the helper costs the points of the helper's own exercise once,
-    and an answer that only works with its own helper still counts. When both runs fail, the first
-    error is raised (the second when the first only says the helper is not written yet).
+    ``name`` is ``"unbroadcast"`` (which the rules of exercise 2 of 07 call) or
+    ``"topological_order"`` (which ``backward`` calls); in 06, ``"hvp"`` (which ``hessian`` may
+    call) or ``("hessian", "hvp")`` (which ``newton_step`` calls): a tuple lends several at once.
+    ``namespace`` is the notebook's ``globals()``. The check passes if either run passes, so a
+    slip in the helper costs the points of the helper's own exercise once, and an answer that
+    only works with its own helper still counts. When both runs fail, the first error is raised
+    (the second when the first only says the helper is not written yet).
 
     >>> ns = {"unbroadcast": lambda grad, shape: grad}  # a wrong one: it sums nothing
     >>> graded_alone(ns, "unbroadcast", lambda: check_rule("add", lambda g, a, b: (ns["unbroadcast"](g, a.shape), ns["unbroadcast"](g, b.shape))))
     >>> ns["unbroadcast"](torch.ones(2, 3), (3,)).shape  # the student's is back
     torch.Size([2, 3])
     """
-    if name not in _CORRECT:
-        raise ValueError(f"name must be one of {sorted(_CORRECT)}, got {name!r}")
+    names = (name,) if isinstance(name, str) else tuple(name)
+    unknown = [n for n in names if n not in _CORRECT]
+    if unknown or not names:
+        raise ValueError(f"name must be one of {sorted(_CORRECT)}, or a tuple of them; got {name!r}")
     try:
         run()
         return
     except Exception as error:  # noqa: BLE001 (any failure of the student's code gets a second run)
         first = error
-    with _lent(namespace, name):
+    with _lent(namespace, names):
         try:
             run()
         except Exception:
@@ -781,9 +834,13 @@ def _hook(kind: str, log: list, name: str) -> Callable:
 class _Case:
     """A graph to run backward on, with what to set up (retain_grad, hooks) and how often."""
 
-    def __init__(self, title: str, make, grad=None, retain=(), hooks=(), calls: int = 1):
+    def __init__(self, title: str, make, grad=None, retain=(), hooks=(), calls: int = 1, fresh_leaves=False):
         self.title, self.make, self.grad = title, make, grad
         self.retain, self.hooks, self.calls = retain, hooks, calls
+        # With calls > 1: set every leaf's .grad back to None before the next call (on both
+        # graphs), so that the case grades what else a second call does (retained gradients add
+        # up, hooks run again) and not the leaves' accumulation, which "graphs" grades.
+        self.fresh_leaves = fresh_leaves
 
 
 def _by_name(nodes) -> dict:
@@ -806,7 +863,11 @@ def _run_case(backward: Callable, case: _Case) -> None:
     grad = case.grad(root) if case.grad else None
     what = f"backward(root{', grad' if grad is not None else ''})"
     twin_root = twins[id(root)]
-    for _ in range(case.calls):
+    for call in range(case.calls):
+        if call and case.fresh_leaves:
+            for node in nodes:
+                if node.is_leaf:
+                    node.grad = twins[id(node)].grad = None
         _call(backward, what, case.title, *((root,) if grad is None else (root, grad.clone())))
         twin_root.backward(None if grad is None else grad.clone(), retain_graph=True)
     again = " after two backward() calls" if case.calls > 1 else ""
@@ -919,13 +980,13 @@ _HIDDEN_GRAPHS = [
 ]
 _HIDDEN_HOOKS = [
     _Case("a diamond", _diamond, retain=("h",)),
-    _Case("a diamond", _diamond, retain=("a", "t"), calls=2),
+    _Case("a diamond", _diamond, retain=("a", "t"), calls=2, fresh_leaves=True),
     _Case("a diamond", _diamond, hooks=(("x", "double"),)),
     _Case("a diamond", _diamond, hooks=(("a", "look"),)),
     _Case("a diamond", _diamond, hooks=(("a", "double"),), retain=("a",)),
     _Case("an uneven diamond", _uneven_diamond, hooks=(("a", "add_one"), ("a", "double")), retain=("b",)),
     _Case("an uneven diamond", _uneven_diamond, hooks=(("x", "look"), ("c", "double"))),
-    _Case("x * x", _square, hooks=(("x", "add_one"),), retain=("y",), calls=2),
+    _Case("x * x", _square, hooks=(("x", "add_one"),), retain=("y",), calls=2, fresh_leaves=True),
     _Case("a matrix product", _matmul, hooks=(("a", "double"), ("W", "look")), retain=("z", "rows")),
 ]
 

@@ -57,14 +57,19 @@ def client(nb: nbformat.NotebookNode, cwd: Path) -> NotebookClient:
 
 
 def errors(nb: nbformat.NotebookNode) -> dict[str, tuple[str, str]]:
-    """``{cell id: (exception name, message)}`` for the code cells that raised."""
+    """``{cell id: (exception name, message)}`` for the code cells that raised, and for the graded
+    test cells that wrote to stderr (a warning, say), which nbgrader scores 0 as well."""
     found = {}
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
+        grading = cell.metadata.get("nbgrader", {})
+        graded_test = grading.get("grade") and not grading.get("solution")
         for output in cell.outputs:
             if output.output_type == "error":
                 found[cell.id] = (output.ename, output.evalue)
+            elif graded_test and output.output_type == "stream" and output.name == "stderr":
+                found.setdefault(cell.id, ("stderr", output.text))
     return found
 
 

@@ -395,7 +395,15 @@ CELLS = [
                     base = base * scale
                 base.requires_grad = True
                 return base
+            """,
+            # torch.tensor on a tensor too: right, though minigrad (like PyTorch) warns that
+            # clone().detach() is the better copy; nbgrader would score the warning on stderr 0.
             """
+            def make_parameter(values, scale):
+                p = torch.tensor(values) * scale
+                p.requires_grad = True
+                return p
+            """,
         ],
         mistakes=[
             # Scales in place: right result, but the caller's tensor is changed.
@@ -435,11 +443,15 @@ CELLS = [
         # More inputs (hidden tests): nested lists, tensors, negative scales.
         _smoke = make_parameter([1.0], 2.0)
         ### BEGIN HIDDEN TESTS
+        import warnings
+
         _p = make_parameter([[1.0, 2.0], [3.0, 4.0]], -0.1)
         check_close(_p, [[-0.1, -0.2], [-0.3, -0.4]], "nested lists")
         check(_p.is_leaf and _p.requires_grad, "nested lists: should be a leaf that requires grad")
         _values = torch.tensor([2.0, 4.0, 8.0])
-        _q = make_parameter(_values, 0.25)
+        with warnings.catch_warnings():  # torch.tensor(a_tensor) warns, rightly, but the answer is right
+            warnings.filterwarnings("ignore", message="To copy construct from a tensor")
+            _q = make_parameter(_values, 0.25)
         check_close(_q, [0.5, 1.0, 2.0], "a tensor of values")
         check_close(_values, [2.0, 4.0, 8.0], "make_parameter must not change the tensor it was given")
         check(not _values.requires_grad, "make_parameter must not switch on requires_grad of its input")

@@ -39,6 +39,16 @@ def _block(text: str) -> str:
     return _indent(text, "        ").strip()
 
 
+# Exercise 4's statement says the warning on reading a non-leaf's .grad "does no harm": an answer
+# that does not silence it must lose nothing, but nbgrader scores a test cell with any output on
+# stderr 0, so its test cells silence that one warning.
+QUIET_NONLEAF_GRAD = """
+import warnings
+
+# Reading t.grad of a non-leaf while it is None warns: harmless, and no reason to lose points.
+warnings.filterwarnings("ignore", message="The .grad attribute of a Tensor that is not a leaf")
+"""
+
 EX1_RUN = "def _ex1_run():\n" + _indent(EX1_CODE) + "\n    return grad_one, grad_two\n"
 EX5_RUN = "def _ex5_run():\n" + _indent(EX5_CODE) + "\n    return fired\n"
 
@@ -691,7 +701,19 @@ CELLS = [
 
                 handle = t.register_hook(store)
                 return handle
+            """,
+            # The warning left as it is ("the warning does no harm"): it goes to stderr while the
+            # tests run, which nbgrader would score 0 if the tests did not silence it.
             """
+            def my_retain_grad(t):
+                def store(grad):
+                    if t.grad is None:
+                        t.grad = grad.clone()
+                    else:
+                        t.grad = t.grad + grad
+
+                return t.register_hook(store)
+            """,
         ],
         mistakes=[
             # Overwrites instead of adding: right after one pass, wrong after two.
@@ -709,6 +731,7 @@ CELLS = [
     ),
     tests(
         "ex4_visible",
+        QUIET_NONLEAF_GRAD,
         """
         _x = torch.tensor([1.0, 2.0], requires_grad=True)
         _h = _x * 3
@@ -726,6 +749,7 @@ CELLS = [
     ),
     tests(
         "ex4_hidden",
+        QUIET_NONLEAF_GRAD,
         """
         # More cases (hidden tests): several passes, removal, a tensor used twice, other shapes.
         _smoke = my_retain_grad(torch.tensor([1.0], requires_grad=True) * 2)

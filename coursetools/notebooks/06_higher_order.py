@@ -376,6 +376,17 @@ CELLS = [
                     (hv,) = torch.autograd.grad(torch.dot(g, v.to(g.dtype)), x)
                 return hv
             """,
+            # The linear case caught as the error autograd raises.
+            """
+            def hvp(f, x, v):
+                grads = torch.autograd.grad(f(x), [x], create_graph=True)
+                slope = torch.dot(grads[0], v)
+                try:
+                    return torch.autograd.grad(slope, [x])[0]
+                except RuntimeError:
+                    print("linear f: H = 0")
+                    return torch.zeros_like(x)
+            """,
         ],
         mistakes=[
             # Forgets the linear case: autograd raises instead of returning zeros.
@@ -516,26 +527,27 @@ CELLS = [
             \"\"\"The matrix of second derivatives of f at x, shape (n, n).\"\"\"
             ### BEGIN SOLUTION
             n = x.numel()
-            (g,) = torch.autograd.grad(f(x), x, create_graph=True)
             rows = []
-            for i in range(n):
-                if g.requires_grad:
-                    (row,) = torch.autograd.grad(g[i], x, retain_graph=True, allow_unused=True, materialize_grads=True)
-                else:  # the gradient is a constant: f is linear
-                    row = torch.zeros_like(x)
-                rows.append(row.detach())
+            for i in range(n):  # row i is H e_i (H is symmetric)
+                unit = torch.zeros(n, dtype=x.dtype)
+                unit[i] = 1.0
+                rows.append(hvp(f, x, unit))
             return torch.stack(rows)
             ### END SOLUTION
         """,
         alternatives=[
+            # Each entry of the gradient differentiated, without hvp.
             """
             def hessian(f, x):
                 n = x.numel()
+                (g,) = torch.autograd.grad(f(x), x, create_graph=True)
                 rows = []
                 for i in range(n):
-                    unit = torch.zeros(n, dtype=x.dtype)
-                    unit[i] = 1.0
-                    rows.append(hvp(f, x, unit))
+                    if g.requires_grad:
+                        (row,) = torch.autograd.grad(g[i], x, retain_graph=True, allow_unused=True, materialize_grads=True)
+                    else:  # the gradient is a constant: f is linear
+                        row = torch.zeros_like(x)
+                    rows.append(row.detach())
                 return torch.stack(rows)
             """,
             """
@@ -553,7 +565,8 @@ CELLS = [
                         return torch.zeros(x.numel(), x.numel(), dtype=x.dtype)
                     return torch.stack([torch.autograd.grad(g[i], x)[0] for i in range(x.numel())])
                 """,
-                ["ex2_visible", "ex2_hidden", "ex3_visible", "ex3_hidden"],
+                # newton_step, which calls it, is graded with a correct hessian and loses nothing
+                ["ex2_visible", "ex2_hidden"],
             ),
             # Forgets that a row may be constant: the linear function fails.
             mistake(
@@ -565,40 +578,72 @@ CELLS = [
                 """,
                 ["ex2_hidden"],
             ),
+            # Only the diagonal, from one hvp with a vector of ones: right for separable functions.
+            mistake(
+                """
+                def hessian(f, x):
+                    n = x.numel()
+                    H = torch.zeros(n, n, dtype=x.dtype)
+                    hv = hvp(f, x, torch.ones(n, dtype=x.dtype))
+                    for i in range(n):
+                        H[i, i] = hv[i]
+                    return H
+                """,
+                ["ex2_visible", "ex2_hidden"],
+            ),
+            # Rows by backward(): right values, but x.grad is left behind and a linear f raises.
+            # newton_step, graded with a correct hessian when it fails with this one, loses nothing.
+            mistake(
+                """
+                def hessian(f, x):
+                    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+                    rows = []
+                    for i in range(x.numel()):
+                        x.grad = None
+                        g[i].backward(retain_graph=True)
+                        rows.append(x.grad.clone())
+                    return torch.stack(rows)
+                """,
+                ["ex2_hidden"],
+            ),
         ],
     ),
     tests(
         "ex2_visible",
         """
-        _pq = torch.tensor([1.0, 2.0], requires_grad=True)
-        _H = hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, _pq)
-        check(isinstance(_H, torch.Tensor), f"hessian should return a tensor, got {type(_H).__name__}")
-        check(tuple(_H.shape) == (2, 2), f"the Hessian of a function of 2 numbers has shape (2, 2), got {tuple(_H.shape)}")
-        check_close(_H, [[4.0, 2.0], [2.0, 12.0]], "the Hessian of p²q + q³ at (1, 2) is [[2q, 2p], [2p, 6q]]")
-        _again = hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, _pq)
-        check_close(_again, [[4.0, 2.0], [2.0, 12.0]], "a second call with the same x should give the same Hessian")
+        from coursetools.engine_checks import graded_alone
+
+
+        def _visible():
+            _pq = torch.tensor([1.0, 2.0], requires_grad=True)
+            _H = hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, _pq)
+            check(isinstance(_H, torch.Tensor), f"hessian should return a tensor, got {type(_H).__name__}")
+            check(tuple(_H.shape) == (2, 2), f"the Hessian of a function of 2 numbers has shape (2, 2), got {tuple(_H.shape)}")
+            check_close(_H, [[4.0, 2.0], [2.0, 12.0]], "the Hessian of p²q + q³ at (1, 2) is [[2q, 2p], [2p, 6q]]")
+            _again = hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, _pq)
+            check_close(_again, [[4.0, 2.0], [2.0, 12.0]], "a second call with the same x should give the same Hessian")
+
+
+        # When your hessian fails with your hvp, it is tried with a correct one (exercise 1 grades
+        # your hvp).
+        graded_alone(globals(), "hvp", _visible)
         print("hessian passes the visible tests.")
         """,
         points=1,
-        needs=["ex2_answer"],
+        needs=["ex2_answer"],  # graded alone: a correct hvp is lent when the student's fails
     ),
     tests(
         "ex2_hidden",
         """
+        from coursetools.engine_checks import graded_alone
+
         # Functions the visible tests do not show, checked against known Hessians and finite differences (hidden tests).
-        _smoke = hessian(lambda t: (t**2).sum(), torch.tensor([1.0], requires_grad=True))
+        # As above, a correct hvp is lent when your hessian fails with yours.
+        graded_alone(globals(), "hvp", lambda: hessian(lambda t: (t**2).sum(), torch.tensor([1.0], requires_grad=True)))
         ### BEGIN HIDDEN TESTS
         """,
         KNOWN,
         """
-        torch.manual_seed(33)
-        for _what, _f, _H, _n in _known_functions():
-            _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
-            _got = hessian(_f, _x)
-            check(tuple(_got.shape) == (_n, _n), f"{_what}: the Hessian should have shape ({_n}, {_n})")
-            check_close(_got, _H(_x), f"{_what}: wrong Hessian", atol=1e-8)
-
-
         def _odd(x):
             return (x[0] * x[1]).tanh() + x[2].exp() * x[0] ** 2 - x[1] ** 3 / 3
 
@@ -619,13 +664,23 @@ CELLS = [
             return torch.stack(columns, dim=1)
 
 
-        _x = torch.tensor([0.3, -0.7, 0.2], dtype=torch.float64, requires_grad=True)
-        check_close(hessian(_odd, _x), _finite_differences(_odd, _x), "tanh(x0 x1) + exp(x2) x0² - x1³/3", atol=1e-6)
-        check(_x.grad is None, "hessian should leave no gradient in x.grad")
+        def _hidden():
+            torch.manual_seed(33)
+            for _what, _f, _H, _n in _known_functions():
+                _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
+                _got = hessian(_f, _x)
+                check(tuple(_got.shape) == (_n, _n), f"{_what}: the Hessian should have shape ({_n}, {_n})")
+                check_close(_got, _H(_x), f"{_what}: wrong Hessian", atol=1e-8)
+            _x = torch.tensor([0.3, -0.7, 0.2], dtype=torch.float64, requires_grad=True)
+            check_close(hessian(_odd, _x), _finite_differences(_odd, _x), "tanh(x0 x1) + exp(x2) x0² - x1³/3", atol=1e-6)
+            check(_x.grad is None, "hessian should leave no gradient in x.grad")
+
+
+        graded_alone(globals(), "hvp", _hidden)
         ### END HIDDEN TESTS
         """,
         points=3,
-        needs=["ex2_answer"],
+        needs=["ex2_answer"],  # graded alone: a correct hvp is lent when the student's fails
     ),
     # ------------------------------------------------------------------ Newton
     md(
@@ -745,50 +800,68 @@ CELLS = [
     tests(
         "ex3_visible",
         """
-        # f(x) = (x0 - 1)² + 2 (x1 + 3)² + x0 x1: a quadratic; its minimum solves [[2, 1], [1, 4]] x = [2, -12]
-        _f = lambda t: (t[0] - 1) ** 2 + 2 * (t[1] + 3) ** 2 + t[0] * t[1]
-        _x = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
-        _new = newton_step(_f, _x)
-        check(isinstance(_new, torch.Tensor), f"newton_step should return a tensor, got {type(_new).__name__}")
-        check(tuple(_new.shape) == (2,), f"newton_step should return a tensor of the shape of x, got {tuple(_new.shape)}")
-        check_close(_new, [20 / 7, -26 / 7], "for a quadratic, one Newton step should land on the minimum (20/7, -26/7)", atol=1e-6)
+        from coursetools.engine_checks import graded_alone
+
+
+        def _visible():
+            # f(x) = (x0 - 1)² + 2 (x1 + 3)² + x0 x1: a quadratic; its minimum solves [[2, 1], [1, 4]] x = [2, -12]
+            _f = lambda t: (t[0] - 1) ** 2 + 2 * (t[1] + 3) ** 2 + t[0] * t[1]
+            _x = torch.tensor([0.0, 0.0], dtype=torch.float64, requires_grad=True)
+            _new = newton_step(_f, _x)
+            check(isinstance(_new, torch.Tensor), f"newton_step should return a tensor, got {type(_new).__name__}")
+            check(tuple(_new.shape) == (2,), f"newton_step should return a tensor of the shape of x, got {tuple(_new.shape)}")
+            check_close(_new, [20 / 7, -26 / 7], "for a quadratic, one Newton step should land on the minimum (20/7, -26/7)", atol=1e-6)
+
+
+        # When your newton_step fails with your hessian, it is tried with a correct hessian and hvp
+        # (exercises 1 and 2 grade yours).
+        graded_alone(globals(), ("hessian", "hvp"), _visible)
         print("newton_step passes the visible tests.")
         """,
         points=1,
-        needs=["ex2_answer", "ex3_answer"],
+        needs=["ex3_answer"],  # graded alone: a correct hessian is lent when the student's fails
     ),
     tests(
         "ex3_hidden",
         """
+        from coursetools.engine_checks import graded_alone
+
         # Quadratics the visible tests do not show, and one step on a non-quadratic function (hidden tests).
-        _smoke = newton_step(lambda t: (t**2).sum(), torch.tensor([1.0], dtype=torch.float64, requires_grad=True))
+        # As above, a correct hessian and hvp are lent when your newton_step fails with yours.
+        _one = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+        graded_alone(globals(), ("hessian", "hvp"), lambda: newton_step(lambda t: (t**2).sum(), _one))
         ### BEGIN HIDDEN TESTS
         """,
         KNOWN,
         """
         import numpy as _np
 
-        torch.manual_seed(34)
-        for _n in [1, 3, 5]:
-            _M = torch.randn(_n, _n, dtype=torch.float64)
-            _A = _M @ _M.t() + 0.5 * torch.eye(_n, dtype=torch.float64)
-            _b = torch.randn(_n, dtype=torch.float64)
-            _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
-            _before = _x.tolist()
-            _new = newton_step(_quadratic(_A, _b), _x)
-            _minimum = _np.linalg.solve(_A.numpy(), _b.numpy()).tolist()
-            check_close(_new, _minimum, f"a quadratic of {_n} variables: one step should reach the minimum", atol=1e-7)
-            check_close(_x, _before, f"a quadratic of {_n} variables: newton_step must not change x")
-        _x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
-        _new = newton_step(lambda t: (t.exp() - 2 * t).sum(), _x)  # separable: x - (e^x - 2) / e^x per entry
-        check_close(_new, (_x - 1 + 2 / _x.exp()).detach(), "sum(exp(x) - 2x): one step from (0.5, -1)", atol=1e-9)
-        _x32 = torch.tensor([1.0, 2.0], requires_grad=True)
-        _new = newton_step(lambda t: ((t - 3) ** 2).sum(), _x32)
-        check_close(_new, [3.0, 3.0], "a float32 x", atol=1e-5)
+
+        def _hidden():
+            torch.manual_seed(34)
+            for _n in [1, 3, 5]:
+                _M = torch.randn(_n, _n, dtype=torch.float64)
+                _A = _M @ _M.t() + 0.5 * torch.eye(_n, dtype=torch.float64)
+                _b = torch.randn(_n, dtype=torch.float64)
+                _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
+                _before = _x.tolist()
+                _new = newton_step(_quadratic(_A, _b), _x)
+                _minimum = _np.linalg.solve(_A.numpy(), _b.numpy()).tolist()
+                check_close(_new, _minimum, f"a quadratic of {_n} variables: one step should reach the minimum", atol=1e-7)
+                check_close(_x, _before, f"a quadratic of {_n} variables: newton_step must not change x")
+            _x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+            _new = newton_step(lambda t: (t.exp() - 2 * t).sum(), _x)  # separable: x - (e^x - 2) / e^x per entry
+            check_close(_new, (_x - 1 + 2 / _x.exp()).detach(), "sum(exp(x) - 2x): one step from (0.5, -1)", atol=1e-9)
+            _x32 = torch.tensor([1.0, 2.0], requires_grad=True)
+            _new = newton_step(lambda t: ((t - 3) ** 2).sum(), _x32)
+            check_close(_new, [3.0, 3.0], "a float32 x", atol=1e-5)
+
+
+        graded_alone(globals(), ("hessian", "hvp"), _hidden)
         ### END HIDDEN TESTS
         """,
         points=3,
-        needs=["ex2_answer", "ex3_answer"],
+        needs=["ex3_answer"],  # graded alone: a correct hessian is lent when the student's fails
     ),
     # ------------------------------------------------------------------ gradient penalty
     md(

@@ -318,6 +318,15 @@ CELLS = [
                 """,
                 ["ex1_visible", "ex1_hidden"],
             ),
+            # sum_to_size, which the statement forbids (it is what unbroadcast rebuilds): right
+            # values, but the exercise not done.
+            mistake(
+                """
+                def unbroadcast(grad, shape):
+                    return grad.sum_to_size(shape)
+                """,
+                ["ex1_visible", "ex1_hidden"],
+            ),
         ],
     ),
     tests(
@@ -522,6 +531,31 @@ CELLS = [
 
             def vjp_matmul(grad, a, b):
                 return grad @ b.transpose(0, 1), a.transpose(0, 1) @ grad
+            """,
+            # torch.full for the sum of everything; the matrix products written as loops.
+            """
+            def vjp_sum(grad, a, dim=None, keepdim=False):
+                if dim is None:
+                    return (torch.full(a.shape, grad.item(), dtype=a.dtype),)
+                if dim < 0:
+                    dim += a.dim()
+                if not keepdim:
+                    grad = grad.unsqueeze(dim)
+                return (grad + torch.zeros_like(a),)
+
+
+            def vjp_matmul(grad, a, b):
+                n, k = a.shape
+                m = b.shape[1]
+                grad_a = torch.zeros(n, k, dtype=a.dtype)
+                grad_b = torch.zeros(k, m, dtype=b.dtype)
+                for i in range(n):
+                    for p in range(k):
+                        grad_a[i, p] = (grad[i] * b[p]).sum()
+                for p in range(k):
+                    for j in range(m):
+                        grad_b[p, j] = (a[:, p] * grad[:, j]).sum()
+                return grad_a, grad_b
             """,
         ],
         mistakes=[
@@ -1215,6 +1249,35 @@ CELLS = [
                                 pending[inp] = g_inp if inp not in pending else pending[inp] + g_inp
                 """,
                 ["ex7_graphs", "ex7_hooks"],
+            ),
+            # Only the leaves' .grad overwritten (retained gradients do add up): the slip costs the
+            # graphs test (two calls in a row), not the hooks test as well.
+            mistake(
+                """
+                def backward(root, grad=None):
+                    if not root.requires_grad:
+                        raise RuntimeError("element 0 of tensors does not require grad")
+                    if grad is None:
+                        grad = torch.ones_like(root.value)
+                    pending = {root: grad}
+                    for node in topological_order(root):
+                        if node not in pending:
+                            continue
+                        g = pending.pop(node)
+                        for hook in node.hooks:
+                            out = hook(g)
+                            if out is not None:
+                                g = out
+                        if node.is_leaf:
+                            node.grad = g
+                            continue
+                        if node.retains_grad:
+                            node.grad = g if node.grad is None else node.grad + g
+                        for inp, gi in zip(node.inputs, node.vjp(g)):
+                            if inp.requires_grad:
+                                pending[inp] = gi if inp not in pending else pending[inp] + gi
+                """,
+                ["ex7_graphs"],
             ),
         ],
     ),
