@@ -656,10 +656,11 @@ CELLS = [
         """
         ### Exercise 4 (4 points) — which tensors will get a gradient?
 
-        Write `find_leaves(t)`: the tensors whose `.grad` a call of `t.backward()` would fill,
-        found **without** running backward. They are the `variable`s of the `AccumulateGrad` nodes
-        reachable from `t.grad_fn`. Return a list with each such tensor once, in any order (an
-        empty list when `t.grad_fn` is `None`). Do not change anything: no `backward()`, no `.grad`.
+        Write `find_leaves(t)`: the tensors, other than `t` itself, whose `.grad` a call of
+        `t.backward()` would fill, found **without** running backward. They are the `variable`s of
+        the `AccumulateGrad` nodes reachable from `t.grad_fn`. Return a list with each such tensor
+        once, in any order (an empty list when `t.grad_fn` is `None`: a leaf has no graph behind
+        it). Do not change anything: no `backward()`, no `.grad`.
 
         Two tips. Test whether a node is an accumulator with
         `type(node).__name__ == "AccumulateGrad"`, which works in PyTorch too (minigrad also has
