@@ -7894,7 +7894,7 @@ def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> T
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
     if lo == hi and input.numel():
-        lo, hi = float(input.min()), float(input.max())
+        lo, hi = input.min().item(), input.max().item()  # (float() would warn for a tensor that requires grad)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if lo > hi:

@@ -4,6 +4,7 @@ Each case is a small program run with ``lib = torch`` and ``lib = minigrad``; it
 (or the exception it raises: type and PyTorch's first words) must be the same.
 """
 
+import importlib
 import math
 import operator
 import warnings
@@ -122,8 +123,7 @@ def test_same_as_torch(source):
 
 
 def test_float_of_a_tensor_that_requires_grad_warns_once():
-    import minigrad.tensor as module
-
+    module = importlib.import_module("minigrad.tensor")  # (the module: minigrad.tensor is also the factory)
     module._warned_scalar_of_grad = False
     t = minigrad.tensor(2.5, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
@@ -132,3 +132,13 @@ def test_float_of_a_tensor_that_requires_grad_warns_once():
     assert [str(w.message).split("\n")[0] for w in caught] == [
         "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior."
     ]
+
+
+def test_minigrad_itself_converts_no_tensor_that_requires_grad():
+    # histc read its range with float(input.min()), which warned about the user's tensor
+    importlib.import_module("minigrad.tensor")._warned_scalar_of_grad = False
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0, 4.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert lib.histc(x, bins=3).tolist() == [1.0, 1.0, 1.0]
