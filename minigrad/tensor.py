@@ -685,7 +685,8 @@ class Tensor:
 
     def __float__(self) -> builtins.float:
         global _warned_scalar_of_grad
-        if self.requires_grad and not _warned_scalar_of_grad:  # once per process, as PyTorch warns
+        # once per process, and only in grad mode (L-BFGS reads its loss under no_grad), as PyTorch warns
+        if self.requires_grad and not _warned_scalar_of_grad and is_grad_enabled():
             _warned_scalar_of_grad = True
             warnings.warn(
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"

@@ -142,3 +142,23 @@ def test_minigrad_itself_converts_no_tensor_that_requires_grad():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             assert lib.histc(x, bins=3).tolist() == [1.0, 1.0, 1.0]
+
+
+def test_float_of_a_tensor_that_requires_grad_is_quiet_under_no_grad():
+    # as in PyTorch, where L-BFGS reads its loss with float() inside its no_grad step
+    importlib.import_module("minigrad.tensor")._warned_scalar_of_grad = False
+    for lib in (minigrad, torch):
+        w = lib.ones(2, requires_grad=True)
+        optimizer = lib.optim.LBFGS([w], max_iter=2)
+
+        def closure(lib=lib, w=w, optimizer=optimizer):
+            optimizer.zero_grad()
+            loss = (w * w).sum()
+            loss.backward()
+            return loss
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with lib.no_grad():
+                assert float(w.sum()) == 2.0
+            optimizer.step(closure)
