@@ -518,13 +518,13 @@ take_op = Op("TakeBackward0", lambda xp, self, *, index: self.reshape(-1)[index]
              self=lambda grad, self, index: embed(grad, shape=(self.numel(),), key=(index,)).reshape(self.shape))
 # index_fill writes a value at index along dim: no gradient flows there to self; a 0-d tensor
 # value gets the gradient of each place it was written (once per place, as PyTorch's unique).
-index_fill_op = Op("IndexFillBackward0", lambda xp, self, *, dim, index, value: _laid_out_like(_index_write(xp, self, dim, index, xp.asarray(value).astype(self.dtype)), self),
+index_fill_op = Op("IndexFillBackward0", lambda xp, self, *, dim, index, value: _index_write(_torch_clone(self), dim, index, xp.asarray(value).astype(self.dtype)),
                    self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0))
-index_fill_tensor_op = Op("IndexFillBackward1", lambda xp, self, value, *, dim, index: _laid_out_like(_index_write(xp, self, dim, index, value.astype(self.dtype)), self),
+index_fill_tensor_op = Op("IndexFillBackward1", lambda xp, self, value, *, dim, index: _index_write(_torch_clone(self), dim, index, value.astype(self.dtype)),
                           self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0),
                           value=lambda grad, dim, index: index_select(grad, dim, _unique(grad, index)).sum())
 # index_copy writes source's slices at index along dim: the gradient there goes to source.
-index_copy_op = Op("IndexCopyBackward0", lambda xp, self, source, *, dim, index: _index_write(xp, self, dim, index, source),
+index_copy_op = Op("IndexCopyBackward0", lambda xp, self, source, *, dim, index: _index_write(self.copy(), dim, index, source),
                    self=lambda grad, dim, index: index_fill_op(grad, dim=dim, index=index, value=0),
                    source=lambda grad, dim, index, source_shape: index_select(grad, dim, Tensor._make(index)).reshape(source_shape))
 # diagonal is a view; diag_embed writes a diagonal into zeros: each one's gradient is the other.
@@ -1292,8 +1292,16 @@ def _view_strides(shape, strides, new_shape) -> list:
     return out
 
 
+def _torch_clone(a):
+    """A copy of ``a`` laid out as PyTorch's ``a.clone()`` (preserve_format) is: the ops that
+    PyTorch writes into such a clone (put, index_put, index_fill, the ``*_scatter`` ops) give
+    their result its layout (``x.t().index_fill(...)`` is column-major)."""
+    return backend.clone(a, backend.preserved_strides(a))
+
+
 def _put(a, key, src):
-    out = a.copy()
+    """A copy of ``a`` (as PyTorch clones it) with ``src`` written at ``key``."""
+    out = _torch_clone(a)
     try:
         out[key] = src
     except IndexError:
@@ -1356,19 +1364,9 @@ def _broadcast_flat(xp, a, other):
     return xp.broadcast_to(a, xp.broadcast_shapes(a.shape, other.shape)).reshape(-1)
 
 
-def _laid_out_like(out, a):
-    """``out``, a new row-major array of ``a``'s shape, laid out as PyTorch's ``a.clone()``
-    (preserve_format) is: the result of the ops that PyTorch writes into such a clone (put,
-    index_put, index_fill)."""
-    if a.flags.c_contiguous or not out.size:
-        return out
-    return backend.relaid(out, backend.preserved_strides(a))
-
-
-def _index_write(xp, self, dim, index, values):
-    """A copy of ``self`` with ``values`` (a 0-d value or slices) written at ``index`` along ``dim``
-    (nothing, and no index looked at, where nothing is written)."""
-    out = self.copy()
+def _index_write(out, dim, index, values):
+    """``out`` (a new copy) with ``values`` (a 0-d value or slices) written at ``index`` along
+    ``dim`` (nothing, and no index looked at, where nothing is written)."""
     if not out.size or not index.size:
         return out
     target = out if out.ndim else out.reshape(1)  # a view of the copy
@@ -5719,22 +5717,24 @@ def _scatter_reduced_by(xp, a, dim, index, src, reduce):
 
 
 def _index_put_values(xp, a, indices, values, accumulate):
-    if accumulate:
-        out = a.copy()
-        if not _empty_result(a.shape, indices):
-            backend.scatter_add(out, indices, values)  # repeated places add up
-        return _laid_out_like(out, a)
-    return _laid_out_like(_put(a, indices, values), a)
+    if not accumulate:
+        return _put(a, indices, values)
+    out = _torch_clone(a)
+    if not _empty_result(a.shape, indices):
+        backend.scatter_add(out, indices, values)  # repeated places add up
+    return out
 
 
 def _put_flat(xp, a, index, source, accumulate):
-    out = a.copy()
-    flat = out.reshape(-1)  # a view of the copy
+    """put: ``source`` written (or added) at the row-major places ``index`` of a clone of ``a``."""
+    out = _torch_clone(a)
+    target = out if out.ndim else out.reshape(1)  # (a view of the copy)
+    places = xp.unravel_index(index, target.shape)  # (a flat view would be a copy unless row-major)
     if accumulate:
-        backend.scatter_add(flat, (index,), source.reshape(-1))
+        backend.scatter_add(target, places, source.reshape(-1))
     else:
-        flat[index] = source.reshape(-1)
-    return _laid_out_like(out, a)
+        target[places] = source.reshape(-1)
+    return out
 
 
 def _masked_scattered(xp, a, mask, source):
@@ -5746,7 +5746,7 @@ def _masked_scattered(xp, a, mask, source):
 
 
 def _diagonal_put(xp, a, src, offset, dim1, dim2):
-    out = a.copy()
+    out = _torch_clone(a)
     backend.diagonal(out, offset, dim1, dim2)[...] = src
     return out
 

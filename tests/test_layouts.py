@@ -174,3 +174,36 @@ def test_full_refuses_a_value_the_dtype_cannot_hold(value, dtype):
         except RuntimeError as e:
             found.append(str(e))
     assert found[: len(found) // 2] == found[len(found) // 2 :]
+
+
+@st.composite
+def permuted(draw):
+    """A shape (every dim at least 1) and an order of its dims."""
+    shape = draw(st.lists(st.integers(1, 4), min_size=2, max_size=4))
+    return shape, [("permute", tuple(draw(st.permutations(range(len(shape))))))]
+
+
+def written(lib, t):
+    """The ops that PyTorch writes into a clone of ``t`` (and index_copy, into a row-major copy)."""
+    first = lib.zeros(t.shape[1:])
+    return [
+        t.put(lib.tensor([0, -1, 0]), lib.tensor([5.0, 6.0, 7.0]), accumulate=True),
+        t.put(lib.tensor([1 % t.numel()]), lib.tensor([5.0])),
+        t.index_put((lib.tensor([0, 0]),), lib.tensor(5.0), accumulate=True),
+        t.index_fill(0, lib.tensor([0]), 5.0),
+        t.index_copy(0, lib.tensor([0]), first.unsqueeze(0)),
+        lib.select_scatter(t, first, 0, 0),
+        lib.slice_scatter(t, first.unsqueeze(0), 0, 0, 1),
+        lib.diagonal_scatter(t, lib.zeros(t.diagonal().shape)),
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(permuted())
+def test_writes_into_a_copy_are_laid_out_as_in_pytorch(chain):
+    """``x.t().index_fill(...)`` is column-major in PyTorch: the copy it writes into is a clone."""
+    shape, steps = chain
+    expected, got = (written(lib, build(lib, shape, steps)) for lib in LIBS)
+    for e, g in zip(expected, got):
+        assert g.stride() == e.stride()
+        np.testing.assert_array_equal(g.numpy(), e.numpy())
