@@ -13,6 +13,7 @@
 
 from . import autograd, cuda
 from ._arguments import checked as _checked
+from ._arguments import one_size as _one_size
 from ._printing import set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from .autograd.grad_mode import (
@@ -100,8 +101,13 @@ from .random import Generator, default_generator, get_rng_state, initial_seed, s
 from .tensor import Size, Tensor
 
 # A wrong argument gets PyTorch's TypeError, not an AttributeError (or NumPy's error) from inside.
-for _name in (*_function_names, "arange", "linspace", "eye", "full", "full_like", "randperm"):
+_LIKE = ("zeros", "ones", "empty", "full", "rand", "randn", "randint")  # and their *_like
+_FACTORIES = ("tensor", *_LIKE, *(f"{name}_like" for name in _LIKE), "arange", "linspace", "eye", "randperm")
+for _name in (*_function_names, *_FACTORIES):
     globals()[_name] = _checked(globals()[_name])
+# The methods take a size as numbers one by one (x.reshape(2, 3)); these functions, as one sequence.
+for _name, _size in {"reshape": "shape", "permute": "dims", "flip": "dims", "broadcast_to": "size"}.items():
+    globals()[_name] = _one_size(globals()[_name], _size)
 
 float = float32  # noqa: A001 - PyTorch's aliases
 double = float64

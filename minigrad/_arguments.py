@@ -44,7 +44,7 @@ def _is_sequence_of(check: Callable) -> Callable:
 _KINDS = {
     "Tensor": ("Tensor", lambda v: isinstance(v, Tensor)),
     "int": ("int", _is_integer),
-    "bool": ("bool", lambda v: isinstance(v, bool | backend.numpy.bool_ | numbers.Integral)),
+    "bool": ("bool", lambda v: type(v) is bool),
     "float": ("float", _is_number),
     "Number": ("Number", _is_number),
     "str": ("str", lambda v: isinstance(v, str)),
@@ -112,19 +112,66 @@ def checked(function: Callable, method: bool = False) -> Callable:
     Traceback (most recent call last):
     TypeError: matmul(): argument 'other' (position 2) must be Tensor, not list
     """
-    if method and len(inspect.signature(function).parameters) == 1:
+    parameters = list(inspect.signature(function).parameters.values())
+    if method and len(parameters) == 1:
         return function  # x.t(): self alone is always a tensor, and the backward rules call such methods often
+    # PyTorch's parser takes only True or False for a bool (not 1, not a NumPy bool), and a call
+    # that gives another would succeed here: these are checked before the call.
+    flags, positional = [], True  # (position, or None where only a name can give it; name; None allowed)
+    for i, p in enumerate(parameters):
+        positional = positional and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        if p.annotation in ("bool", "bool | None"):
+            flags.append((i if positional else None, p.name, p.annotation == "bool | None"))
 
     @functools.wraps(function)
     def call(*args, **kwargs):
+        for index, name, or_none in flags:
+            given = index is not None and index < len(args)  # (by position)
+            value = args[index] if given else kwargs.get(name, False)
+            if type(value) is not bool and not (or_none and value is None):
+                where = f" (position {index if method else index + 1})" if given else ""
+                raise TypeError(
+                    f"{function.__name__}(): argument '{name}'{where} must be bool, not {backend.type_name(value)}"
+                )
         try:
             return function(*args, **kwargs)
         except Exception as error:
             if isinstance(error, TypeError) and re.match(r"\w+\(\)(:| received)", str(error)):
                 raise  # already a parser's error ("lerp() received ..."), from the function's own check
+            if isinstance(error, TypeError) and str(error).startswith("argument '"):  # one without the name
+                raise TypeError(f"{function.__name__}(): {error}") from None
             problem = wrong_argument(function, args, kwargs, method)
             if problem is None:
                 raise
             raise problem from None
+
+    return call
+
+
+def one_size(function: Callable, parameter: str) -> Callable:
+    """``torch.reshape`` and the like: the function takes the size as one sequence
+    (``torch.reshape(x, (2, 3))``), where the method also takes its numbers one by one
+    (``x.reshape(2, 3)``).
+
+    >>> import minigrad as torch
+    >>> torch.reshape(torch.ones(6), 2, 3)
+    Traceback (most recent call last):
+    TypeError: reshape() takes 2 positional arguments but 3 were given
+    """
+    name = function.__name__
+
+    @functools.wraps(function)
+    def call(input, *args, **kwargs):
+        if len(args) > 1:
+            raise TypeError(f"{name}() takes 2 positional arguments but {len(args) + 1} were given")
+        by_keyword = parameter in kwargs and not args
+        if by_keyword:
+            args = (kwargs.pop(parameter),)
+        if args and not (isinstance(args[0], Size) or _is_sequence_of(_is_integer)(args[0])):
+            where = "" if by_keyword else " (position 2)"
+            raise TypeError(
+                f"{name}(): argument '{parameter}'{where} must be tuple of ints, not {backend.type_name(args[0])}"
+            )
+        return function(input, *args, **kwargs)
 
     return call

@@ -2588,7 +2588,7 @@ def _masked_fill(input: Tensor, mask: Tensor, value, in_place: bool = False) -> 
     return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001
+def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints); ``dtype`` casts the input
     first, inside the one node (no ``ToCopyBackward0``), as in PyTorch.
 
@@ -2602,7 +2602,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
     return _in_dtype(sum_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype), dtype, input)
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Mean of all elements, or over ``dim``; floating tensors only (or a floating ``dtype`` to
     compute in), as in PyTorch."""
     if not (dtype or input.dtype).is_floating_point:
@@ -2675,7 +2675,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     return op.record((input,), forward, {"dim": dims, "correction": correction, "keepdim": keepdim}, 2)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Product of all elements, or along one ``dim`` (integers and bools give int64; ``dtype``
     casts inside the node, as in PyTorch)."""
     if isinstance(dim, tuple | list):  # one dim only, as in PyTorch
@@ -2685,12 +2685,12 @@ def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
     return _in_dtype(prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
-def cumsum(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def cumsum(input: Tensor, dim: int, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Running sums along ``dim`` (integers and bools give int64; ``dtype`` casts inside the node)."""
     return _in_dtype(cumsum_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype), dtype, input)
 
 
-def cumprod(input: Tensor, dim: int, *, dtype=None) -> Tensor:
+def cumprod(input: Tensor, dim: int, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Running products along ``dim`` (integers and bools give int64).
 
     >>> import minigrad as torch
@@ -3050,7 +3050,7 @@ def _picked_along(op: Op, result_type, input: Tensor, dim: int, keepdim: bool, i
         return result_type(values, Tensor._make(backend.xp(input.device).expand_dims(indices, dim) if keepdim and input.ndim else indices))
 
 
-def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """The sum of the elements that are not NaN (over ``dim``, an int or a tuple; all by default).
 
     >>> import minigrad as torch
@@ -3060,7 +3060,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     return _in_dtype(nansum_op(input, dim=None if dim is None else _dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
-def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """The mean of the elements that are not NaN: their ``nansum`` divided by their count, as
     PyTorch computes it (NaN where there are none)."""
     if not input.dtype.is_floating_point:
@@ -3127,7 +3127,7 @@ def _check_norm_identity(p, shape, dims, given) -> None:
             )
 
 
-def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def softmax(input: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """``exp(x) / exp(x).sum(dim)``, computed stably."""
     x = input if dtype is None else input.to(dtype)
     if not x.numel() and not x.dtype.is_floating_point:
@@ -3135,7 +3135,7 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     return softmax_op(x, dim=_softmax_dim(x, dim, "softmax"))
 
 
-def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tensor:
     """``log(softmax(x, dim))``, computed stably."""
     x = input if dtype is None else input.to(dtype)
     if not x.numel() and not x.dtype.is_floating_point:

@@ -1610,10 +1610,10 @@ class Tensor:
         """``self`` where ``condition`` holds, else ``other`` (``torch.where(condition, self, other)``)."""
         return F.where(condition, self, other)
 
-    def max(self, dim=None, keepdim=False):
+    def max(self, dim=None, keepdim: bool = False):
         return F.max(self, dim, keepdim)
 
-    def min(self, dim=None, keepdim=False):
+    def min(self, dim=None, keepdim: bool = False):
         return F.min(self, dim, keepdim)
 
 
@@ -1921,6 +1921,8 @@ from ._arguments import checked  # noqa: E402
 # argument gets PyTorch's TypeError, not an AttributeError from inside).
 for _name in _METHODS:
     setattr(Tensor, _name, checked(getattr(F, _name), method=True))
+for _name in ("max", "min", "requires_grad_"):  # Tensor's own methods that take a bool
+    setattr(Tensor, _name, checked(getattr(Tensor, _name), method=True))
 # The commonest operators call no method of their own first (each is one Python call less).
 Tensor.__add__ = Tensor.__radd__ = F.add
 Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub

@@ -150,3 +150,98 @@ def test_integer_tensors_and_numpy_integers_are_sizes():
         ]
 
     assert run(minigrad) == run(torch)
+
+
+# Calls that minigrad could carry out, so only a check before the call refuses them as PyTorch does.
+REFUSED_BEFORE = [
+    (
+        "keepdim int, method",
+        lambda lib: lib.ones(2, 3).sum(0, 1),
+        "sum(): argument 'keepdim' (position 2) must be bool, not int",
+    ),
+    (
+        "keepdim int, function",
+        lambda lib: lib.amax(lib.ones(2, 3), 0, 1),
+        "amax(): argument 'keepdim' (position 3) must be bool, not int",
+    ),
+    (
+        "keepdim by name",
+        lambda lib: lib.ones(2, 3).mean(dim=0, keepdim=1),
+        "mean(): argument 'keepdim' must be bool, not int",
+    ),
+    ("keepdim NumPy bool", lambda lib: lib.ones(2, 3).sum(0, keepdim=np.True_), "must be bool, not numpy.bool"),
+    (
+        "keepdim of max",
+        lambda lib: lib.ones(2, 3).max(0, 1),
+        "max(): argument 'keepdim' (position 2) must be bool, not int",
+    ),
+    ("largest", lambda lib: lib.ones(4).topk(1, largest=0), "topk(): argument 'largest' must be bool, not int"),
+    (
+        "requires_grad of a factory",
+        lambda lib: lib.ones(2, requires_grad=1),
+        "ones(): argument 'requires_grad' must be bool, not int",
+    ),
+    (
+        "requires_grad of tensor()",
+        lambda lib: lib.tensor([1.0], requires_grad=1),
+        "tensor(): argument 'requires_grad' must be bool",
+    ),
+    (
+        "requires_grad_",
+        lambda lib: lib.ones(2).requires_grad_(1),
+        "requires_grad_(): argument 'requires_grad' (position 1) must be bool",
+    ),
+    (
+        "dtype of softmax",
+        lambda lib: lib.ones(2).softmax(0, 1),
+        "softmax(): argument 'dtype' (position 2) must be torch.dtype, not int",
+    ),
+    (
+        "torch.reshape, numbers",
+        lambda lib: lib.reshape(lib.ones(6), 2, 3),
+        "reshape() takes 2 positional arguments but 3 were given",
+    ),
+    (
+        "torch.reshape, int",
+        lambda lib: lib.reshape(lib.ones(6), 6),
+        "reshape(): argument 'shape' (position 2) must be tuple of ints, not int",
+    ),
+    (
+        "torch.permute, numbers",
+        lambda lib: lib.permute(lib.ones(2, 3), 1, 0),
+        "permute() takes 2 positional arguments but 3 were given",
+    ),
+    (
+        "torch.flip, int",
+        lambda lib: lib.flip(lib.ones(2), 0),
+        "flip(): argument 'dims' (position 2) must be tuple of ints, not int",
+    ),
+    (
+        "torch.flip, by name",
+        lambda lib: lib.flip(lib.ones(2), dims=0),
+        "flip(): argument 'dims' must be tuple of ints, not int",
+    ),
+    (
+        "torch.broadcast_to, numbers",
+        lambda lib: lib.broadcast_to(lib.ones(3), 2, 3),
+        "broadcast_to() takes 2 positional arguments but 3 were given",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "message"), REFUSED_BEFORE, ids=[c[0] for c in REFUSED_BEFORE])
+def test_a_call_pytorch_refuses_is_refused_even_where_minigrad_could_carry_it_out(what, call, message):
+    same_error(call, message)
+
+
+def test_the_methods_and_the_sequence_forms_still_take_sizes():
+    for lib in (minigrad, torch):
+        x = lib.arange(6.0).reshape(2, 3)
+        assert lib.reshape(x, shape=(3, 2)).shape == x.reshape(3, 2).shape == (3, 2)
+        assert lib.permute(x, dims=[1, 0]).shape == x.permute(1, 0).shape == (3, 2)
+        assert lib.flip(x, (0, 1)).tolist() == x.flip(0, 1).tolist()
+        assert lib.broadcast_to(x[0], x.shape).shape == x[0].broadcast_to(2, 3).shape
+        assert x.sum(0, True).shape == lib.zeros(2, 3, 4, 5, requires_grad=True).sum((0, 1), keepdim=False).shape[
+            :0
+        ] + (1, 3)
+        assert x.std(0, unbiased=True).shape == (3,)
