@@ -136,7 +136,9 @@ def checked(function: Callable, method: bool = False) -> Callable:
         try:
             return function(*args, **kwargs)
         except Exception as error:
-            if isinstance(error, TypeError) and re.match(r"\w+\(\)(:| received)", str(error)):
+            if isinstance(error, TypeError) and re.match(
+                r"\w+\(\)(:| received)|expected Tensor as element", str(error)
+            ):
                 raise  # already a parser's error ("lerp() received ..."), from the function's own check
             if isinstance(error, TypeError) and str(error).startswith("argument '"):  # one without the name
                 raise TypeError(f"{function.__name__}(): {error}") from None
@@ -162,6 +164,8 @@ def one_size(function: Callable, parameter: str) -> Callable:
 
     @functools.wraps(function)
     def call(input, *args, **kwargs):
+        if not args and parameter not in kwargs:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "{parameter}"')
         if len(args) > 1:
             raise TypeError(f"{name}() takes 2 positional arguments but {len(args) + 1} were given")
         by_keyword = parameter in kwargs and not args

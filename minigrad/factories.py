@@ -180,7 +180,7 @@ def _numpy_dtype(array) -> dtypes.dtype:
         ) from None
 
 
-def tensor(data, dtype: dtypes.dtype | None = None, device=None, requires_grad: bool = False) -> Tensor:
+def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists or an array).
 
     >>> import minigrad as torch

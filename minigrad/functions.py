@@ -1957,6 +1957,8 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
         if input.dtype is dtypes.bool and exponent.dtype is dtypes.bool:
             raise _no_kernel("pow")
         return _binary(pow_tensor_op, input, exponent)
+    if not isinstance(exponent, numbers.Number):
+        raise _invalid_arguments("pow", input, exponent)
     dtype = _operand_dtype((input, exponent))
     if not dtype.is_floating_point and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
@@ -2129,7 +2131,7 @@ def _check_tensors(name: str, *arguments: tuple[str, object]) -> None:
 
 def _invalid_arguments(name: str, *values) -> TypeError:
     """PyTorch's TypeError when no overload of ``name`` takes the types of ``values``."""
-    got = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in values)
+    got = ", ".join(backend.type_name(v) for v in values)
     return TypeError(f"{name}() received an invalid combination of arguments - got ({got})")
 
 
@@ -2588,7 +2590,7 @@ def _masked_fill(input: Tensor, mask: Tensor, value, in_place: bool = False) -> 
     return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
-def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:  # noqa: A001
+def sum(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple of ints); ``dtype`` casts the input
     first, inside the one node (no ``ToCopyBackward0``), as in PyTorch.
 
@@ -2602,7 +2604,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype |
     return _in_dtype(sum_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype), dtype, input)
 
 
-def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
+def mean(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Mean of all elements, or over ``dim``; floating tensors only (or a floating ``dtype`` to
     compute in), as in PyTorch."""
     if not (dtype or input.dtype).is_floating_point:
@@ -2616,18 +2618,18 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype 
     return mean_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype)
 
 
-def var(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+def var(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Variance over ``dim`` (all elements by default), dividing by N - ``correction``; the
     default correction is 1 (``unbiased=False`` makes it 0)."""
     return _spread(var_op, "var", input, dim, unbiased, keepdim, correction)
 
 
-def std(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+def std(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
     """Standard deviation: the square root of :func:`var`, with the same arguments."""
     return _spread(std_op, "std", input, dim, unbiased, keepdim, correction)
 
 
-def var_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+def var_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
     """``(var, mean)`` over ``dim`` in one go, with :func:`var`'s arguments; both results share
     one backward node (``VarMeanBackward0``), as in PyTorch.
 
@@ -2638,7 +2640,7 @@ def var_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: boo
     return _spread(VarMeanBackward0, "var_mean", input, dim, unbiased, keepdim, correction)
 
 
-def std_mean(input: Tensor, dim=None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+def std_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
     """``(std, mean)`` over ``dim`` in one go, with :func:`std`'s arguments (one ``StdMeanBackward0`` node)."""
     return _spread(StdMeanBackward0, "std_mean", input, dim, unbiased, keepdim, correction)
 
@@ -2675,7 +2677,7 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     return op.record((input,), forward, {"dim": dims, "correction": correction, "keepdim": keepdim}, 2)
 
 
-def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
+def prod(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Product of all elements, or along one ``dim`` (integers and bools give int64; ``dtype``
     casts inside the node, as in PyTorch)."""
     if isinstance(dim, tuple | list):  # one dim only, as in PyTorch
@@ -2750,12 +2752,12 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     return logsumexp_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=_floating(input))
 
 
-def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+def amax(input: Tensor, dim: int | Sequence[int] | None = (), keepdim: bool = False) -> Tensor:
     """The largest values over ``dim`` (all dims by default); ties share the gradient evenly."""
     return _reduce_extreme(amax_dim_op, "amax", input, dim, keepdim)
 
 
-def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+def amin(input: Tensor, dim: int | Sequence[int] | None = (), keepdim: bool = False) -> Tensor:
     """The smallest values over ``dim`` (all dims by default); ties share the gradient evenly."""
     return _reduce_extreme(amin_dim_op, "amin", input, dim, keepdim)
 
@@ -2965,7 +2967,7 @@ def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
 return_types_median, return_types_nanmedian = _return_type("median"), _return_type("nanmedian")
 
 
-def median(input: Tensor, dim=None, keepdim: bool = False):
+def median(input: Tensor, dim: int | None = None, keepdim: bool = False):
     """The lower median of all elements (the smaller middle value of an even count; NaN where
     there is one); with ``dim``, ``(values, indices)`` along it.
 
@@ -2976,7 +2978,7 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
     return _median_of(input, dim, keepdim, "median", median_op, median_dim_op, return_types_median)
 
 
-def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
+def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False):
     """:func:`median` leaving out NaN (which it gives only where every element is NaN)."""
     return _median_of(input, dim, keepdim, "nanmedian", nanmedian_op, nanmedian_dim_op, return_types_nanmedian)
 
@@ -3050,7 +3052,7 @@ def _picked_along(op: Op, result_type, input: Tensor, dim: int, keepdim: bool, i
         return result_type(values, Tensor._make(backend.xp(input.device).expand_dims(indices, dim) if keepdim and input.ndim else indices))
 
 
-def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
+def nansum(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """The sum of the elements that are not NaN (over ``dim``, an int or a tuple; all by default).
 
     >>> import minigrad as torch
@@ -3060,7 +3062,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtyp
     return _in_dtype(nansum_op(input, dim=None if dim is None else _dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
-def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
+def nanmean(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """The mean of the elements that are not NaN: their ``nansum`` divided by their count, as
     PyTorch computes it (NaN where there are none)."""
     if not input.dtype.is_floating_point:
@@ -3074,7 +3076,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype: dtypes.dty
     return nansum(input, dim, keepdim, dtype=dtype) / count
 
 
-def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         _check_nonempty_dim(input, None, "argmax")
         with backend.on(input.device):  # keepdim keeps every dim, of size 1
@@ -3083,7 +3085,7 @@ def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return max(input, dim, keepdim).indices
 
 
-def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     if dim is None:
         _check_nonempty_dim(input, None, "argmin")
         with backend.on(input.device):  # keepdim keeps every dim, of size 1
@@ -3092,8 +3094,10 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return min(input, dim, keepdim).indices
 
 
-def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:
+def norm(input: Tensor, p: Number | str | None = "fro", dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
     """The vector norm (2-norm by default) over all elements or over ``dim``."""
+    if not isinstance(p, str | numbers.Number | None):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {backend.type_name(p)}")
     if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
         from .linalg import matrix_norm  # 'nuc', or 'fro' over more dims, is a matrix norm (its errors too)
 
@@ -3629,7 +3633,7 @@ def _inverse_permutation(dims):
     return tuple(inverse)
 
 
-def squeeze(input: Tensor, dim=None) -> Tensor:
+def squeeze(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     if dim is None:
         return squeeze_op(input)
     if isinstance(dim, tuple | list):
@@ -3831,7 +3835,7 @@ def _sum_to(input: Tensor, shape: tuple) -> Tensor:
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors along an existing dimension."""
-    tensors = [t for t in tensors]
+    tensors = _tensor_sequence("cat", tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for i, t in enumerate(tensors):
@@ -3858,7 +3862,7 @@ concat = cat
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     """Join tensors of the same shape along a new dimension."""
-    tensors = list(tensors)
+    tensors = _tensor_sequence("stack", tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     for i, t in enumerate(tensors):
@@ -4983,7 +4987,7 @@ def argwhere(input: Tensor) -> Tensor:
     return nonzero(input)
 
 
-def count_nonzero(input: Tensor, dim=None) -> Tensor:
+def count_nonzero(input: Tensor, dim: int | Sequence[int] | None = None) -> Tensor:
     """How many elements are not zero, in all of ``input`` or along ``dim`` (an int or a tuple).
 
     >>> import minigrad as torch
@@ -6284,13 +6288,13 @@ def _bitwise(name: str, a, b) -> Tensor:
     return Tensor._make(backend.elementwise_layout(out, [a._data, b._data]))
 
 
-def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
+def any(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
     """Whether some element (along ``dim``, an int or a tuple) is non-zero: a bool tensor, or
     uint8 for a uint8 input, as in PyTorch. Never differentiable."""
     return _logical_reduction(input, dim, keepdim, "any")
 
 
-def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
+def all(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:  # noqa: A001 - PyTorch's name
     """Whether every element (along ``dim``, an int or a tuple) is non-zero: a bool tensor, or
     uint8 for a uint8 input, as in PyTorch. Never differentiable."""
     return _logical_reduction(input, dim, keepdim, "all")

@@ -226,6 +226,42 @@ REFUSED_BEFORE = [
         lambda lib: lib.broadcast_to(lib.ones(3), 2, 3),
         "broadcast_to() takes 2 positional arguments but 3 were given",
     ),
+    (
+        "torch.flip, no dims",
+        lambda lib: lib.flip(lib.ones(2)),
+        'flip() missing 1 required positional arguments: "dims"',
+    ),
+    (
+        "cat of a tensor",
+        lambda lib: lib.cat(lib.ones(2, 3)),
+        "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor",
+    ),
+    ("cat of a generator", lambda lib: lib.cat(t for t in [lib.ones(2)]), "must be tuple of Tensors, not generator"),
+    (
+        "stack of a tensor",
+        lambda lib: lib.stack(lib.ones(2, 3)),
+        "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor",
+    ),
+    (
+        "cat, an element",
+        lambda lib: lib.cat([lib.ones(2), 1]),
+        "expected Tensor as element 1 in argument 0, but got int",
+    ),
+    (
+        "tensor, dtype by position",
+        lambda lib: lib.tensor([1.0], lib.float64),
+        "tensor() takes 1 positional argument but 2 were given",
+    ),
+    (
+        "pow, an array",
+        lambda lib: lib.pow(lib.ones(3), np.ones(3)),
+        "pow() received an invalid combination of arguments - got (Tensor, numpy.ndarray)",
+    ),
+    (
+        "norm, an array",
+        lambda lib: lib.norm(lib.ones(3), np.ones(3)),
+        "argument 'ord' (position 2) must be Number, not numpy.ndarray",
+    ),
 ]
 
 
