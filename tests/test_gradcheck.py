@@ -115,3 +115,31 @@ def test_gradcheck_flags_a_kink():
     """At relu's kink the rule says 0 and the central difference 1/2."""
     x = minigrad.tensor([0.0, 1.0], dtype=minigrad.float64, requires_grad=True)
     assert gradcheck(lambda t: t.relu(), (x,), raise_exception=False) is False
+
+
+def test_messages_are_pytorchs():
+    """The Jacobians in the message print as tensors, and the no-input message reads as PyTorch's."""
+    torch = pytest.importorskip("torch")
+    messages = []
+    for lib in (minigrad, torch):
+
+        class Wrong(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 3
+
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        with pytest.raises(Exception) as mismatch:
+            lib.autograd.gradcheck(Wrong.apply, (x,))
+        with pytest.raises(ValueError) as no_input:
+            lib.autograd.gradcheck(lambda t: t * 2, (x.detach(),))
+        messages.append((str(mismatch.value), str(no_input.value)))
+    (mismatch, no_input), (their_mismatch, their_no_input) = messages
+    assert no_input == their_no_input
+    assert mismatch.splitlines()[0] == their_mismatch.splitlines()[0]
+    assert "analytical:tensor([[3., 0.],\n        [0., 3.]], dtype=torch.float64)" in mismatch
+    assert "analytical:tensor([[3., 0.],\n        [0., 3.]], dtype=torch.float64)" in their_mismatch

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 
 from .. import backend
@@ -21,6 +22,13 @@ def _as_tuple(x):
 
 def _differentiable(inputs):
     return [t for t in inputs if getattr(t, "requires_grad", False)]
+
+
+def _shown(jacobian) -> str:
+    """A Jacobian (a host array) printed as PyTorch prints it in its messages: as a tensor."""
+    from ..tensor import Tensor
+
+    return str(Tensor._make(jacobian))
 
 
 def _outputs(func, inputs):
@@ -99,12 +107,10 @@ def gradcheck(
     targets = _differentiable(inputs)
     if not targets:
         raise ValueError(
-            "gradcheck expects at least one input tensor to require gradient, but none of the them have requires_grad=True."
+            "gradcheck expects at least one input tensor to require gradient, but none of them have requires_grad=True."
         )
     for t in targets:
         if t.dtype.name != "float64":
-            import warnings
-
             warnings.warn(
                 f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
                 "point. This check will likely fail if all the inputs are not of double precision "
@@ -124,7 +130,7 @@ def gradcheck(
                     return False
                 raise GradcheckError(
                     f"Jacobian mismatch for output {oi} with respect to input {inputs.index(t)},\n"
-                    f"numerical:{numerical}\nanalytical:{analytical[ti]}\n"
+                    f"numerical:{_shown(numerical)}\nanalytical:{_shown(analytical[ti])}\n"
                 )
     return True
 
