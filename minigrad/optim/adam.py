@@ -39,8 +39,9 @@ class Adam(Optimizer):
     ) -> None:
         check_adam_arguments(lr, eps, betas, weight_decay)
         # as PyTorch: betas=(0, 0.9) is refused (ints), as is a float mixed with a tensor
-        if not all(isinstance(b, float) for b in betas) and not all(isinstance(b, Tensor) for b in betas):
+        if not all(isinstance(b, float) for b in betas[:2]) and not all(isinstance(b, Tensor) for b in betas[:2]):
             raise ValueError("betas must be either both floats or both Tensors")
+        betas = tuple(betas)  # PyTorch keeps a list given as betas as a tuple
         defaults = dict(
             lr=lr,
             betas=betas,
@@ -73,7 +74,7 @@ class Adam(Optimizer):
             else:
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.mul_(beta1).add_(grad, alpha=1 - beta1)
+        exp_avg.lerp_(grad, 1 - beta1)  # (as PyTorch: an inf gradient gives nan)
         exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
         step = state["step"].item()
         bias_correction1 = 1 - beta1**step
@@ -84,7 +85,7 @@ class Adam(Optimizer):
         else:
             second = exp_avg_sq
         denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
-        param.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+        param.add_(exp_avg.mul(-lr / bias_correction1).div_(denom))  # addcdiv_(exp_avg, denom, value=...)
 
 
 class AdamW(Adam):

@@ -1,16 +1,74 @@
-"""The ``Optimizer`` base class: parameter groups, per-parameter state, ``zero_grad`` and ``step``."""
+"""The ``Optimizer`` base class: parameter groups, per-parameter state, ``zero_grad``, ``step`` and hooks."""
 
 from __future__ import annotations
 
 import copy
+import functools
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import dtypes
 from ..autograd.grad_mode import enable_grad, no_grad
+from ..functions import typename
+from ..hooks import RemovableHandle
 from ..tensor import Tensor
+
+# hooks run around the step of every optimizer (register_optimizer_step_pre_hook/post_hook)
+_global_optimizer_pre_hooks: OrderedDict[int, Callable] = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict[int, Callable] = OrderedDict()
+_HOOK_DICTS = (
+    "_optimizer_step_pre_hooks",
+    "_optimizer_step_post_hooks",
+    "_optimizer_state_dict_pre_hooks",
+    "_optimizer_state_dict_post_hooks",
+    "_optimizer_load_state_dict_pre_hooks",
+    "_optimizer_load_state_dict_post_hooks",
+)
+
+
+def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool = False) -> RemovableHandle:
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook: Callable) -> RemovableHandle:
+    """Register ``hook(optimizer, args, kwargs)``, called before the step of every optimizer; it may
+    return new ``(args, kwargs)`` for the step."""
+    return _add_hook(_global_optimizer_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook: Callable) -> RemovableHandle:
+    """Register ``hook(optimizer, args, kwargs)``, called after the step of every optimizer."""
+    return _add_hook(_global_optimizer_post_hooks, hook)
+
+
+def _with_step_hooks(step: Callable) -> Callable:
+    """``step`` wrapped to run the step hooks around it (the global pre-hooks first, the global
+    post-hooks last), as PyTorch's ``Optimizer.profile_hook_step``."""
+
+    @functools.wraps(step)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        optimizer = args[0]
+        for hook in (*_global_optimizer_pre_hooks.values(), *optimizer._optimizer_step_pre_hooks.values()):
+            result = hook(optimizer, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(
+                        f"{step} must return None or a tuple of (new_args, new_kwargs), but got {result}."
+                    )
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in (*optimizer._optimizer_step_post_hooks.values(), *_global_optimizer_post_hooks.values()):
+            hook(optimizer, args, kwargs)
+        return out
+
+    wrapper.hooked = True
+    return wrapper
 
 
 def check_lr(lr: float) -> None:
@@ -27,9 +85,9 @@ def check_adam_arguments(lr: float, eps: float, betas: tuple[float, float], weig
     check_lr(lr)
     if not 0.0 <= eps:
         raise ValueError(f"Invalid epsilon value: {eps}")
-    for i, beta in enumerate(betas[:2]):
-        if not 0.0 <= beta < 1.0:
-            raise ValueError(f"Invalid beta parameter at index {i}: {beta}")
+    for i in range(2):  # betas[1] of a one-element tuple raises IndexError, as in PyTorch
+        if not 0.0 <= betas[i] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index {i}: {betas[i]}")
     if not 0.0 <= weight_decay:
         raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
@@ -83,6 +141,9 @@ class Optimizer:
     def __init__(self, params: Iterable[Tensor] | Iterable[dict[str, Any]], defaults: dict[str, Any]) -> None:
         _refuse_unsupported(type(self).__name__, defaults)
         self.defaults = defaults
+        for name in _HOOK_DICTS:
+            setattr(self, name, OrderedDict())
+        self._patch_step_function()
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
@@ -98,10 +159,43 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
+    def _patch_step_function(self) -> None:
+        """Make this optimizer's class run the step hooks: its ``step`` is wrapped once (the class
+        of the object, as PyTorch, so that a ``super().step()`` inside does not run them again)."""
+        if not getattr(type(self).step, "hooked", False):
+            type(self).step = _with_step_hooks(type(self).step)
+
+    def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Register ``hook(optimizer, args, kwargs)``, called before each ``step``; it may return
+        new ``(args, kwargs)`` for the step."""
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Register ``hook(optimizer, args, kwargs)``, called after each ``step``."""
+        return _add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Register ``hook(optimizer)``, called before ``state_dict`` builds its result."""
+        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Register ``hook(optimizer, state_dict)``, called on the result of ``state_dict``; a dict
+        it returns replaces the result."""
+        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Register ``hook(optimizer, state_dict)``, called with a shallow copy of what
+        ``load_state_dict`` was given; a dict it returns is loaded instead."""
+        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """Register ``hook(optimizer)``, called after ``load_state_dict`` has loaded the state."""
+        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters with its own hyper-parameters (e.g. a smaller ``lr``)."""
         if not isinstance(param_group, dict):
-            raise TypeError(f"param_group must be a dict, but got {type(param_group).__name__}")
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
         params = param_group["params"]
         if isinstance(params, Tensor):
             params = [params]
@@ -110,24 +204,25 @@ class Optimizer:
                 "optimizer parameters need to be organized in ordered collections, but the ordering of "
                 "tensors in sets will change between runs. Please use a list instead."
             )
-        # (name, tensor) pairs, as from model.named_parameters(): the names are kept as param_names
+        # The group is the given dict itself, completed in place as in PyTorch (so changing the
+        # dict later changes the optimizer's group). (name, tensor) pairs, as from
+        # model.named_parameters(), give the group its param_names.
         params = list(params)
         named = [p for p in params if isinstance(p, tuple)]
-        params = [p[1] if isinstance(p, tuple) else p for p in params]
-        if named and len(named) != len(params):
-            raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+        params = param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in params]
+        if named:
+            if len(named) != len(params):
+                raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+            param_group["param_names"] = [p[0] for p in named]
         for param in params:
             if not isinstance(param, Tensor):
-                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(param).__name__}")
-            if not param.is_leaf:
+                raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {typename(param)}")
+            if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
-        group = {**param_group, "params": params}  # PyTorch's order: the given keys, then the defaults
-        if named:
-            group["param_names"] = [name for name, _ in named]
-        for name, default in self.defaults.items():
-            value = group.setdefault(name, default)
-            if value is required:
+        for name, default in self.defaults.items():  # PyTorch's order: the given keys, then the defaults
+            if default is required and name not in param_group:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
+            value = param_group.setdefault(name, default)
             if isinstance(value, Tensor) or isinstance(value, tuple) and any(isinstance(v, Tensor) for v in value):
                 raise NotImplementedError(
                     f"minigrad's optimizers take {name} as numbers, not tensors (PyTorch accepts both): "
@@ -148,7 +243,7 @@ class Optimizer:
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if existing & {id(p) for p in params}:
             raise ValueError("some parameters appear in more than one parameter group")
-        self.param_groups.append(group)
+        self.param_groups.append(param_group)
 
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Reset the gradients of every parameter: to ``None`` (default) or to zeros in place."""
@@ -190,16 +285,26 @@ class Optimizer:
     def state_dict(self) -> dict[str, Any]:
         """``{'state': {index: state}, 'param_groups': [{..., 'params': [indices]}]}``; parameters
         are numbered in the order of the groups."""
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         index: dict[int, int] = {}
         groups = []
+        start = 0
         for group in self.param_groups:
             packed = {k: v for k, v in group.items() if k != "params"}
-            for param in group["params"]:
-                index.setdefault(id(param), len(index))
+            # PyTorch's numbering: each group's params from `start` (a duplicate takes its last index)
+            index.update({id(p): i for i, p in enumerate(group["params"], start) if id(p) not in index})
             packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(group["params"])
             groups.append(packed)
-        state = {index[id(p)]: s for p, s in self.state.items() if id(p) in index}
-        return {"state": state, "param_groups": groups}
+        # state loaded for no parameter keeps its key, as in PyTorch
+        state = {index[id(k)] if isinstance(k, Tensor) else k: s for k, s in self.state.items()}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Restore hyper-parameters and state saved by :meth:`state_dict`.
@@ -208,6 +313,11 @@ class Optimizer:
         the parameter's dtype and device, and converted with ``.to`` otherwise; the saved
         hyper-parameter groups are deep-copied and replace this optimizer's groups (keeping its
         ``params``)."""
+        state_dict = state_dict.copy()  # the pre-hooks may change it, not the caller's dict
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
         saved_groups = copy.deepcopy(state_dict["param_groups"])  # written into below
         if len(saved_groups) != len(self.param_groups):
             raise ValueError("loaded state dict has a different number of parameter groups")
@@ -233,6 +343,8 @@ class Optimizer:
         # PyTorch installs the loaded state through __setstate__, which also fills its defaults
         # (``differentiable``: groups added later carry it)
         self.__setstate__({"state": state, "param_groups": saved_groups})
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
 
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
@@ -248,4 +360,7 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        for name in _HOOK_DICTS:  # hooks are not saved: an unpickled optimizer starts without
+            self.__dict__.setdefault(name, OrderedDict())
+        self._patch_step_function()
         self.defaults.setdefault("differentiable", False)  # as PyTorch's, for optimizers saved without it

@@ -64,5 +64,11 @@ class SGD(Optimizer):
                 buf = state["momentum_buffer"] = grad.clone().detach()
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+            if not group["nesterov"]:
+                grad = buf
+            elif grad is param._grad and (group["foreach"] or group["foreach"] is None and param.device.type == "cuda"):
+                # PyTorch's foreach SGD (the default on CUDA) adds the momentum into .grad itself
+                grad.add_(buf, alpha=momentum)
+            else:
+                grad = grad.add(buf, alpha=momentum)
         param.add_(grad, alpha=-group["lr"])
