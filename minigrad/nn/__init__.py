@@ -110,7 +110,7 @@ from .padding import (
     ZeroPad2d,
     ZeroPad3d,
 )
-from .parameter import Parameter
+from .parameter import Buffer, Parameter
 from .pooling import (
     AdaptiveAvgPool1d,
     AdaptiveAvgPool2d,
@@ -167,6 +167,7 @@ __all__ = [
     "BatchNorm2d",
     "BatchNorm3d",
     "Bilinear",
+    "Buffer",
     "CELU",
     "ChannelShuffle",
     "CircularPad1d",

@@ -48,21 +48,22 @@ class Sequential(Module):
             input = module(input)
         return input
 
+    def _key(self, index: int) -> str:
+        keys = list(self._modules)
+        return keys[_checked_index(operator.index(index), len(keys))]
+
     def __getitem__(self, index: int | slice) -> Module | Sequential:
         if isinstance(index, slice):
             return type(self)(OrderedDict(list(self._modules.items())[index]))
-        keys = list(self._modules)
-        return self._modules[keys[_checked_index(index, len(keys))]]
+        return self._modules[self._key(index)]
 
     def __setitem__(self, index: int, module: Module) -> None:
-        keys = list(self._modules)
-        setattr(self, keys[_checked_index(index, len(keys))], module)
+        setattr(self, self._key(index), module)
 
     def __delitem__(self, index: int | slice) -> None:
-        keys = list(self._modules)
-        doomed = keys[index] if isinstance(index, slice) else [keys[_checked_index(index, len(keys))]]
+        doomed = list(self._modules)[index] if isinstance(index, slice) else [self._key(index)]
         for key in doomed:
-            del self._modules[key]
+            delattr(self, key)  # (as PyTorch: a parameter or buffer of the same name goes first)
         # renumber so that names stay 0..n-1, as PyTorch does
         items = list(self._modules.values())
         self._modules.clear()
@@ -85,16 +86,18 @@ class Sequential(Module):
         return self
 
     def insert(self, index: int, module: Module) -> Sequential:
+        """Insert ``module`` before ``index``, shifting the later ones up (PyTorch's loop, which
+        names them by number, so a Sequential of named modules takes no insert)."""
         if not isinstance(module, Module):
             raise AssertionError(f"module should be of type: {Module}")
         n = len(self._modules)
         if not -n <= index <= n:
             raise IndexError(f"Index out of range: {index}")
-        items = list(self._modules.values())
-        items.insert(index % (n + 1) if index < 0 else index, module)
-        self._modules.clear()
-        for i, m in enumerate(items):
-            self._modules[str(i)] = m
+        if index < 0:
+            index += n
+        for i in range(n, index, -1):
+            self._modules[str(i)] = self._modules[str(i - 1)]
+        self._modules[str(index)] = module
         return self
 
     def pop(self, key: int | slice) -> Module:
@@ -108,6 +111,32 @@ class Sequential(Module):
         if not isinstance(other, Sequential):
             raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
         return Sequential(*self, *other)
+
+    def __iadd__(self, other: Sequential) -> Sequential:
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        return self.extend(list(other))
+
+    def _check_factor(self, other: int) -> None:
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+
+    def __mul__(self, other: int) -> Sequential:
+        """A new ``Sequential`` of this one's modules, ``other`` times over (the same modules: shared)."""
+        self._check_factor(other)
+        return Sequential(*(list(self) * other))
+
+    def __rmul__(self, other: int) -> Sequential:
+        return self.__mul__(other)
+
+    def __imul__(self, other: int) -> Sequential:
+        self._check_factor(other)
+        return self.extend(list(self) * (other - 1))
+
+    def __dir__(self):
+        return [key for key in super().__dir__() if not key.isdigit()]
 
 
 class ModuleList(Module):

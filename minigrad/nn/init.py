@@ -1,16 +1,20 @@
 """Weight initialisation, as ``torch.nn.init``: fill a tensor in place, without recording it.
 
-Values come from minigrad's seeded generator (``minigrad.manual_seed``), so they are reproducible
-but not the same numbers as PyTorch's.
+Values come from minigrad's seeded generator (``minigrad.manual_seed``, or the ``generator=``
+given), whose streams are PyTorch's: the same seed gives the same weights (``trunc_normal_``
+aside). The old names without the trailing underscore (``init.normal``) still work, with
+PyTorch's FutureWarning.
 """
 
 from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Callable
 
 from .. import backend
 from ..autograd.grad_mode import no_grad
+from ..factories import randperm
 from ..tensor import Tensor
 
 
@@ -50,22 +54,23 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
 
 
 def _fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
-        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+        raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     return fan_in if mode == "fan_in" else fan_out
 
 
-def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0) -> Tensor:
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn uniformly from ``[a, b)``."""
     with no_grad():
-        return tensor.uniform_(a, b)
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0) -> Tensor:
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with values drawn from ``N(mean, std**2)``."""
     with no_grad():
-        return tensor.normal_(mean, std)
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -98,16 +103,16 @@ def eye_(tensor: Tensor) -> Tensor:
     return tensor
 
 
-def xavier_uniform_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """Glorot: uniform in ``±gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     bound = gain * math.sqrt(6.0 / float(fan_in + fan_out))
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def xavier_normal_(tensor: Tensor, gain: float = 1.0) -> Tensor:
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def _is_empty(tensor: Tensor) -> bool:
@@ -119,21 +124,25 @@ def _is_empty(tensor: Tensor) -> bool:
     return False
 
 
-def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_uniform_(
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
+) -> Tensor:
     """He: uniform in ``±gain * sqrt(3 / fan)``. With ``a=sqrt(5)`` (what ``nn.Linear`` and
     ``nn.Conv2d`` use) the bound is ``1 / sqrt(fan_in)``."""
     if _is_empty(tensor):
         return tensor
     fan = _fan(tensor, mode)
     bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / fan)
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
-def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu") -> Tensor:
+def kaiming_normal_(
+    tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu", generator=None
+) -> Tensor:
     if _is_empty(tensor):
         return tensor
     fan = _fan(tensor, mode)
-    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
 
 
 def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
@@ -188,7 +197,7 @@ def trunc_normal_(
         )
     low, high = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
     with no_grad():
-        tensor.uniform_(2 * low - 1, 2 * high - 1)
+        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
         tensor.erfinv_()
         tensor.mul_(std * math.sqrt(2.0)).add_(mean)
         tensor.clamp_(min=a, max=b)  # erfinv's rounding may step just outside
@@ -211,7 +220,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     rows = tensor.size(0)
     cols = tensor.numel() // rows
     with no_grad():
-        flat = tensor.new_zeros((rows, cols)).normal_(0, 1)._data
+        flat = tensor.new_zeros((rows, cols)).normal_(0, 1, generator=generator)._data
         xp = backend.xp(tensor.device)
         if rows < cols:
             flat = flat.T
@@ -222,3 +231,52 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
         tensor.copy_(Tensor._make(xp.ascontiguousarray(q).reshape(tensor.shape)))
         tensor.mul_(gain)
     return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Fill a 2-d tensor with values from ``N(0, std**2)``, then zero a ``sparsity`` fraction of
+    each column (rows picked by ``randperm``, from the global generator as in PyTorch).
+
+    >>> import minigrad as torch
+    >>> w = torch.nn.init.sparse_(torch.empty(4, 3), sparsity=0.5)
+    >>> (w == 0).sum(0)
+    tensor([2, 2, 2])
+    """
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        for col in range(cols):
+            tensor[randperm(rows, device=tensor.device)[:num_zeros], col] = 0
+    return tensor
+
+
+def _make_deprecate(method: Callable) -> Callable:
+    """The old name of ``method`` (``normal`` for ``normal_``), which warns that it is deprecated."""
+    new_name = method.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(
+            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning, stacklevel=2
+        )
+        return method(*args, **kwargs)
+
+    deprecated_init.__doc__ = f"Deprecated: use :func:`{new_name}`."
+    deprecated_init.__name__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)

@@ -6,19 +6,27 @@ order); ``parameters()`` walks the tree. Moving or casting a module (``to``, ``d
 tensors: the optimizer still holds them and their ``grad_fn`` stays ``None``. That is the
 difference between ``nn.Linear(3, 3).cuda()`` (leaf weights) and
 ``torch.rand(3, requires_grad=True).cuda()`` (a non-leaf made by ``ToCopyBackward0``).
+
+Hooks: forward pre-hooks and hooks run around ``forward``; full backward hooks see the gradients
+of the module's inputs and outputs, caught by identity nodes around ``forward``
+(``_backward_hooks.py``); ``state_dict`` and ``load_state_dict`` have hooks too, and work module
+by module through ``_save_to_state_dict``/``_load_from_state_dict``, which a subclass may override.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from .. import backend, dtypes
 from ..autograd.grad_mode import no_grad
+from ..factories import empty_like
 from ..hooks import RemovableHandle, add_hook
 from ..tensor import Tensor
-from .parameter import Parameter
+from ._backward_hooks import BackwardHook
+from .parameter import Buffer, Parameter
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -36,8 +44,26 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
 
 
 def _type_name(value) -> str:
-    """A type as Module's assignment errors name it (a tensor by its legacy type: ``torch.FloatTensor``)."""
-    return value.type() if isinstance(value, Tensor) else type(value).__name__
+    """A type as Module's errors name it (``torch.typename``): a tensor by its legacy type
+    (``torch.FloatTensor``), another object by its class's dotted path (``int``, ``minigrad.nn.module.Module``)."""
+    if isinstance(value, Tensor):
+        return value.type()
+    module = getattr(value, "__module__", "") or ""
+    if hasattr(value, "__qualname__"):
+        qualname = value.__qualname__
+    elif hasattr(value, "__name__"):
+        qualname = value.__name__
+    else:
+        module, qualname = type(value).__module__ or "", type(value).__qualname__
+    return qualname if module in {"", "builtins"} else f"{module}.{qualname}"
+
+
+def _add_hook(hooks: OrderedDict, hook: Callable, prepend: bool) -> RemovableHandle:
+    """Register ``hook`` last, or first with ``prepend``."""
+    handle = add_hook(hooks, hook)
+    if prepend:
+        hooks.move_to_end(handle.id, last=False)
+    return handle
 
 
 def _indent(text: str, spaces: int) -> str:
@@ -65,56 +91,158 @@ class Module:
     """
 
     training: bool
+    _version: int = 1  # saved in state_dict's metadata; a subclass bumps it when its state_dict layout changes
 
     def __init__(self, *args, **kwargs) -> None:
-        if args or kwargs:
-            raise TypeError(f"{type(self).__name__}.__init__() takes no arguments beyond self, got {args} {kwargs}")
+        if kwargs:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument '{next(iter(kwargs))}'"
+            )
+        if args:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() takes 1 positional argument but {len(args) + 1} were given"
+            )
         # object.__setattr__: our own __setattr__ needs these dicts to exist already
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", OrderedDict())
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", OrderedDict())
-        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
-        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        for hooks in (
+            "_forward_pre_hooks",
+            "_forward_hooks",
+            "_backward_pre_hooks",
+            "_backward_hooks",
+            "_state_dict_pre_hooks",
+            "_state_dict_hooks",
+            "_load_state_dict_pre_hooks",
+            "_load_state_dict_post_hooks",
+        ):
+            object.__setattr__(self, hooks, OrderedDict())
+        # the ids of the forward hooks registered with_kwargs=True or always_call=True
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", set())
+        object.__setattr__(self, "_forward_hooks_with_kwargs", set())
+        object.__setattr__(self, "_forward_hooks_always_called", set())
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if not (self._forward_pre_hooks or self._forward_hooks):  # the common case: no hooks
-            return self.forward(*args, **kwargs)
-        for hook in tuple(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
-        output = self.forward(*args, **kwargs)
-        for hook in tuple(self._forward_hooks.values()):
-            result = hook(self, args, output)
-            if result is not None:
-                output = result
-        return output
+        if not (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or self._backward_pre_hooks):
+            return self.forward(*args, **kwargs)  # the common case: no hooks
+        result, called = None, set()  # (called: the always_call hooks that ran before an error)
+        try:
+            for hook_id, hook in tuple(self._forward_pre_hooks.items()):
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    new = hook(self, args, kwargs)
+                    if new is not None:
+                        if not (isinstance(new, tuple) and len(new) == 2):
+                            raise RuntimeError(
+                                f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {new}."
+                            )
+                        args, kwargs = new
+                else:
+                    new = hook(self, args)
+                    if new is not None:
+                        args = new if isinstance(new, tuple) else (new,)
+            backward_hook = None
+            if self._backward_hooks or self._backward_pre_hooks:
+                # identity nodes around forward catch the gradients of its inputs and outputs
+                backward_hook = BackwardHook(
+                    self, list(self._backward_hooks.values()), list(self._backward_pre_hooks.values())
+                )
+                args = backward_hook.setup_input_hook(args)
+            result = self.forward(*args, **kwargs)
+            for hook_id, hook in tuple(self._forward_hooks.items()):
+                if hook_id in self._forward_hooks_always_called:
+                    called.add(hook_id)
+                result = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+            if backward_hook is not None:
+                if not isinstance(result, Tensor | tuple):
+                    warnings.warn(
+                        "For backward hooks to be called, module output should be a Tensor or a tuple of Tensors "
+                        f"but received {type(result)}",
+                        stacklevel=2,
+                    )
+                result = backward_hook.setup_output_hook(result)
+            return result
+        except Exception:
+            # forward hooks registered with always_call=True run even when forward (or a hook) raised
+            for hook_id, hook in tuple(self._forward_hooks.items()):
+                if hook_id not in self._forward_hooks_always_called or hook_id in called:
+                    continue
+                try:
+                    result = self._run_forward_hook(hook_id, hook, args, kwargs, result)
+                except Exception as e:
+                    warnings.warn(
+                        "module forward hook with ``always_call=True`` raised an exception that was silenced "
+                        f"as another error was raised in forward: {e}",
+                        stacklevel=2,
+                    )
+            raise
 
-    def register_forward_pre_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args) -> None or new args`` runs before ``forward``."""
-        return add_hook(self._forward_pre_hooks, hook)
+    def _run_forward_hook(self, hook_id: int, hook: Callable, args: tuple, kwargs: dict, result):
+        """``result``, or what the forward hook returns instead of it."""
+        if hook_id in self._forward_hooks_with_kwargs:
+            new = hook(self, args, kwargs, result)
+        else:
+            new = hook(self, args, result)
+        return result if new is None else new
 
-    def register_forward_hook(self, hook: Callable) -> RemovableHandle:
-        """``hook(module, args, output) -> None or new output`` runs after ``forward``."""
-        return add_hook(self._forward_hooks, hook)
+    def register_forward_pre_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args) -> None or new args`` runs before ``forward``; with ``with_kwargs``,
+        ``hook(module, args, kwargs) -> None or (new args, new kwargs)``. ``prepend`` runs it first."""
+        handle = _add_hook(self._forward_pre_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_forward_hook(
+        self, hook: Callable, *, prepend: bool = False, with_kwargs: bool = False, always_call: bool = False
+    ) -> RemovableHandle:
+        """``hook(module, args, output) -> None or new output`` runs after ``forward`` (with
+        ``with_kwargs``: ``hook(module, args, kwargs, output)``). ``prepend`` runs it first;
+        ``always_call`` runs it also when ``forward`` raises."""
+        handle = _add_hook(self._forward_hooks, hook, prepend)
+        if with_kwargs:
+            self._forward_hooks_with_kwargs.add(handle.id)
+        if always_call:
+            self._forward_hooks_always_called.add(handle.id)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_output) -> None or new grad_output`` runs when the gradients of the
+        module's outputs are known, before those of its inputs are computed."""
+        return _add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook: Callable, prepend: bool = False) -> RemovableHandle:
+        """``hook(module, grad_input, grad_output) -> None or new grad_input`` runs when the
+        gradients of the module's inputs have been computed (``None`` for an input that is not a
+        tensor or does not require grad).
+
+        >>> import minigrad as torch
+        >>> layer = torch.nn.Linear(2, 1)
+        >>> def show(module, grad_input, grad_output):
+        ...     print([g.shape for g in grad_input], [g.shape for g in grad_output])
+        >>> handle = layer.register_full_backward_hook(show)
+        >>> layer(torch.ones(3, 2, requires_grad=True)).sum().backward()
+        [torch.Size([3, 2])] [torch.Size([3, 1])]
+        """
+        return _add_hook(self._backward_hooks, hook, prepend)
 
     # ------------------------------------------------------------------ registration
     def _check_name(self, name, kind: str) -> None:
+        """PyTorch's checks of a new parameter's or buffer's name, in its order."""
         if "_parameters" not in self.__dict__:
             raise AttributeError(f"cannot assign {kind} before Module.__init__() call")
         if not isinstance(name, str):
-            raise TypeError(f"{kind} name should be a string. Got {type(name).__name__}")
-        if name == "" or "." in name:
-            raise KeyError(
-                f'{kind} name can\'t be empty string "" or contain "."'
-                if name == ""
-                else f'{kind} name can\'t contain "."'
-            )
+            raise TypeError(f"{kind} name should be a string. Got {_type_name(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."')
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Add ``param`` (or ``None``, a declared but absent parameter) under ``name``."""
@@ -151,9 +279,16 @@ class Module:
         """Add a child module under ``name``."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{_type_name(module)} is not a Module subclass")
-        self._check_name(name, "module")
+        if "_modules" not in self.__dict__:
+            raise AttributeError("cannot assign module before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {_type_name(name)}")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
     register_module = add_module
@@ -182,12 +317,14 @@ class Module:
                     f"cannot assign '{_type_name(value)}' as child module '{name}' (torch.nn.Module or None expected)"
                 )
             self._modules[name] = None
-        elif params is not None and name in self._buffers:
+        elif params is not None and (name in self._buffers or isinstance(value, Buffer)):
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(
-                    f"cannot assign '{_type_name(value)}' as buffer '{name}' (torch.Tensor or None expected)"
+                    f"cannot assign '{_type_name(value)}' as buffer '{name}' "
+                    "(torch.nn.Buffer, torch.Tensor or None expected)"
                 )
-            self._buffers[name] = value
+            persistent = value.persistent if isinstance(value, Buffer) else name not in self._non_persistent_buffers_set
+            self.register_buffer(name, value, persistent)
         else:
             object.__setattr__(self, name, value)
 
@@ -280,21 +417,48 @@ class Module:
             yield buf
 
     def get_submodule(self, target: str) -> Module:
+        """The sub-module at the dotted path ``target`` (``''``: this module)."""
         module = self
         if target == "":
             return module
         for item in target.split("."):
-            if item not in module._modules:
-                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
-            module = module._modules[item]
+            if not hasattr(module, item):
+                raise AttributeError(f"{module._get_name()} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
         return module
 
-    def get_parameter(self, target: str) -> Parameter:
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Put ``module`` at the dotted path ``target``; with ``strict``, only in place of an existing one."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        path, _, name = target.rpartition(".")
+        parent = self.get_submodule(path)
+        if strict and not hasattr(parent, name):
+            raise AttributeError(f"{parent._get_name()} has no attribute `{name}`")
+        if hasattr(parent, name) and not isinstance(getattr(parent, name), Module):
+            raise AttributeError(f"`{name}` is not an nn.Module")
+        setattr(parent, name, module)
+
+    def _get_member(self, target: str, registry: str, kind: str) -> Tensor:
         path, _, name = target.rpartition(".")
         module = self.get_submodule(path)
-        if name not in module._parameters:
-            raise AttributeError(f"{type(module).__name__} has no parameter `{name}`")
-        return module._parameters[name]
+        if not hasattr(module, name):
+            raise AttributeError(f"{module._get_name()} has no attribute `{name}`")
+        if name not in getattr(module, registry):
+            raise AttributeError(f"`{name}` is not {kind}")
+        return getattr(module, name)
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target`` (``'0.weight'``)."""
+        return self._get_member(target, "_parameters", "an nn.Parameter")
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target`` (``'bn.running_mean'``)."""
+        return self._get_member(target, "_buffers", "a buffer")
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every sub-module (children first) and then on this module."""
@@ -347,19 +511,7 @@ class Module:
 
         Only floating point tensors change dtype. Returns ``self``.
         """
-        device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
-        kwargs.pop("non_blocking", None)
-        if kwargs:
-            raise TypeError(f"to() got unexpected keyword arguments {sorted(kwargs)}")
-        for arg in args:
-            if isinstance(arg, dtypes.dtype):
-                dtype = arg
-            elif isinstance(arg, Tensor):
-                device, dtype = arg.device, arg.dtype
-            elif isinstance(arg, str | backend.device | int) and not isinstance(arg, bool):
-                device = arg
-            elif not isinstance(arg, bool):
-                raise TypeError(f"to() received an invalid combination of arguments: {arg!r}")
+        device, dtype = _parse_to(args, kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(
                 f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dtype}"
@@ -391,70 +543,133 @@ class Module:
     def half(self) -> Module:
         return self._cast(dtypes.float16)
 
-    def type(self, dst_type: dtypes.dtype) -> Module:
-        return self._apply(lambda t: t.to(dst_type))
+    def type(self, dst_type: dtypes.dtype | str) -> Module:
+        """Cast every parameter and buffer (integer ones too) to ``dst_type``: a dtype or a type
+        name such as ``'torch.DoubleTensor'``."""
+        return self._apply(lambda t: t.type(dst_type))
+
+    def to_empty(self, *, device, recurse: bool = True) -> Module:
+        """Give the parameters and buffers new, uninitialised storage on ``device``."""
+        modules = self.modules() if recurse else [self]
+        for module in modules:
+            for param in module._parameters.values():
+                if param is not None:
+                    param.data = empty_like(param.data, device=device)
+            for name, buf in module._buffers.items():
+                if buf is not None:
+                    module._buffers[name] = empty_like(buf, device=device)
+        return self
 
     # ------------------------------------------------------------------ saving and loading
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False) -> OrderedDict:
-        """Parameters and persistent buffers by dotted name (detached unless ``keep_vars``)."""
-        if args:
-            raise TypeError("state_dict() takes keyword arguments only (destination=, prefix=, keep_vars=)")
-        destination = OrderedDict() if destination is None else destination
+        """Parameters and persistent buffers by dotted name (detached unless ``keep_vars``).
+
+        The result's ``_metadata`` holds each module's ``_version`` (``load_state_dict`` reads it).
+        """
+        if args:  # PyTorch still takes (destination, prefix, keep_vars) by position, with a warning
+            warnings.warn(
+                "Positional args are being deprecated, use kwargs instead. Refer to "
+                "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict for details.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            destination = args[0] if destination is None else destination
+            prefix = args[1] if len(args) > 1 and prefix == "" else prefix
+            keep_vars = args[2] if len(args) > 2 and keep_vars is False else keep_vars
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in tuple(self._state_dict_pre_hooks.values()):
+            hook(self, prefix, keep_vars)
+        self._save_to_state_dict(destination, prefix, keep_vars)
+        for name, child in self._modules.items():
+            if child is not None:
+                child.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
+        for hook in tuple(self._state_dict_hooks.values()):
+            if hook(self, destination, prefix, local_metadata) is not None:
+                raise RuntimeError("state_dict post-hook must return None")
+        return destination
+
+    def _save_to_state_dict(self, destination: dict, prefix: str, keep_vars: bool) -> None:
+        """Put this module's own state (not its children's) into ``destination``; a subclass may
+        override it to save something else."""
         for name, param in self._parameters.items():
             if param is not None:
                 destination[prefix + name] = param if keep_vars else param.detach()
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
-        for name, child in self._modules.items():
-            if child is not None:
-                child.state_dict(destination=destination, prefix=f"{prefix}{name}.", keep_vars=keep_vars)
-        return destination
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + "_extra_state"] = self.get_extra_state()
+
+    def get_extra_state(self) -> Any:
+        """Override it (and :meth:`set_extra_state`) to save more than tensors in ``state_dict``."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug."
+        )
+
+    def set_extra_state(self, state: Any) -> None:
+        """Take back what :meth:`get_extra_state` saved."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. Please file an issue at "
+            "https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml to report this bug."
+        )
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, prefix, keep_vars)`` runs before ``state_dict`` saves this module."""
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata)`` runs after ``state_dict`` saved this
+        module and its children; it may change ``state_dict`` in place and must return None."""
+        return add_hook(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` runs before ``load_state_dict`` loads this module (it may edit ``state_dict``)."""
+        return add_hook(self._load_state_dict_pre_hooks, hook)
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """``hook(module, incompatible_keys)`` runs after ``load_state_dict`` loaded this module and
+        its children; it may edit the missing and unexpected keys in place and must return None."""
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     def load_state_dict(self, state_dict: Mapping[str, Any], strict: bool = True, assign: bool = False):
-        """Copy values from ``state_dict`` into the parameters and buffers (in place, no graph).
+        """Copy values from ``state_dict`` into the parameters and buffers (in place, no graph;
+        with ``assign``, put the given tensors in their places).
 
         Returns ``(missing_keys, unexpected_keys)``; with ``strict`` those, and any shape mismatch,
         raise a RuntimeError listing every problem.
         """
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
-        own: dict[str, tuple[Module, str, str]] = {}
-        for module_prefix, module in self.named_modules(remove_duplicate=False):
-            dotted = f"{module_prefix}." if module_prefix else ""
-            for name, param in module._parameters.items():
-                if param is not None:
-                    own[dotted + name] = (module, "_parameters", name)
-            for name, buf in module._buffers.items():
-                if buf is not None and name not in module._non_persistent_buffers_set:
-                    own[dotted + name] = (module, "_buffers", name)
-        missing = [key for key in own if key not in state_dict]
-        unexpected = [key for key in state_dict if key not in own]
-        errors = []
-        for key, (module, registry, name) in own.items():
-            if key not in state_dict:
-                continue
-            value, current = state_dict[key], getattr(module, registry)[name]
-            if not isinstance(value, Tensor):
-                errors.append(
-                    f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object from checkpoint but received {type(value)}'
-                )
-                continue
-            if value.shape != current.shape:
-                errors.append(
-                    f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
-                    f"the shape in current model is {current.shape}."
-                )
-                continue
-            with no_grad():
-                if assign and registry == "_parameters":
-                    module._parameters[name] = (
-                        value if isinstance(value, Parameter) else Parameter(value, current.requires_grad)
+        missing: list[str] = []
+        unexpected: list[str] = []
+        errors: list[str] = []
+        metadata = getattr(state_dict, "_metadata", None)
+
+        def load(module: Module, local_state_dict: dict, prefix: str) -> None:
+            local_metadata = {} if metadata is None else dict(metadata.get(prefix[:-1], {}))
+            if assign:
+                local_metadata["assign_to_params_buffers"] = assign
+            module._load_from_state_dict(local_state_dict, prefix, local_metadata, True, missing, unexpected, errors)
+            for name, child in module._modules.items():
+                if child is not None:
+                    child_prefix = f"{prefix}{name}."
+                    load(child, {k: v for k, v in local_state_dict.items() if k.startswith(child_prefix)}, child_prefix)
+            keys = _IncompatibleKeys(missing, unexpected)
+            for hook in tuple(module._load_state_dict_post_hooks.values()):
+                if hook(module, keys) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not expected to return "
+                        "new values, if incompatible_keys need to be modified, it should be done inplace."
                     )
-                elif assign:
-                    module._buffers[name] = value
-                else:
-                    current.copy_(value)
+
+        load(self, OrderedDict(state_dict), "")
         if strict:
             if unexpected:
                 errors.insert(
@@ -465,6 +680,79 @@ class Module:
         if errors:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _load_from_state_dict(
+        self,
+        state_dict: dict,
+        prefix: str,
+        local_metadata: dict,
+        strict: bool,
+        missing_keys: list,
+        unexpected_keys: list,
+        error_msgs: list,
+    ) -> None:
+        """Load this module's own state (not its children's) from the keys of ``state_dict`` that
+        start with ``prefix``, noting what is missing, unexpected or wrong; a subclass may override it."""
+        for hook in tuple(self._load_state_dict_pre_hooks.values()):
+            hook(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
+        local_state = {name: p for name, p in self._parameters.items() if p is not None}
+        local_state.update(
+            (name, b)
+            for name, b in self._buffers.items()
+            if b is not None and name not in self._non_persistent_buffers_set
+        )
+        assign = local_metadata.get("assign_to_params_buffers", False)
+        for name, current in local_state.items():
+            key = prefix + name
+            if key not in state_dict:
+                if strict:
+                    missing_keys.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", expected torch.Tensor or Tensor-like object from '
+                    f"checkpoint but received {type(value)}"
+                )
+                continue
+            if current.dim() == 0 and value.shape == (1,):
+                value = value[0]  # (checkpoints of old PyTorch versions saved scalars as one-element vectors)
+            if value.shape != current.shape:
+                error_msgs.append(
+                    f"size mismatch for {key}: copying a param with shape {value.shape} from checkpoint, "
+                    f"the shape in current model is {current.shape}."
+                )
+                continue
+            try:
+                with no_grad():
+                    if assign:
+                        if isinstance(current, Parameter):
+                            if isinstance(value, Parameter):
+                                value.requires_grad_(current.requires_grad)
+                            else:
+                                value = Parameter(value, requires_grad=current.requires_grad)
+                        setattr(self, name, value)
+                    else:
+                        current.copy_(value)
+            except Exception as ex:
+                error_msgs.append(
+                    f'While copying the parameter named "{key}", whose dimensions in the model are {current.size()} '
+                    f"and whose dimensions in the checkpoint are {value.size()}, an exception occurred : {ex.args}."
+                )
+        extra_state_key = prefix + "_extra_state"
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_state_key in state_dict:
+                self.set_extra_state(state_dict[extra_state_key])
+            elif strict:
+                missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
+        if strict:
+            for key in state_dict:
+                if key.startswith(prefix) and key != extra_state_key:
+                    name, *rest = key[len(prefix) :].split(".", 1)
+                    if name not in (self._modules if rest else local_state):  # a dotted name must lead to a child
+                        unexpected_keys.append(key)
 
     # ------------------------------------------------------------------ printing
     def extra_repr(self) -> str:
@@ -484,6 +772,42 @@ class Module:
         if len(extra_lines) == 1 and not child_lines:
             return f"{self._get_name()}({extra_lines[0]})"
         return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
+
+
+def _parse_to(args: tuple, kwargs: dict) -> tuple:
+    """The device and dtype of ``Module.to``'s arguments, taken as PyTorch's three forms:
+    ``(device=None, dtype=None, non_blocking=False, copy=False, *, memory_format=None)``, and
+    ``(dtype, ...)`` or ``(tensor, ...)`` followed by ``non_blocking``, ``copy``."""
+    if args and isinstance(args[0], dtypes.dtype):
+        names = ("dtype", "non_blocking", "copy")
+    elif args and isinstance(args[0], Tensor):
+        names = ("tensor", "non_blocking", "copy")
+    else:
+        names = ("device", "dtype", "non_blocking", "copy")
+    given = dict(zip(names, args))
+    kinds = {
+        "device": str | backend.device | int | None,
+        "dtype": dtypes.dtype | None,
+        "non_blocking": bool,
+        "copy": bool,
+        "memory_format": object,
+        "tensor": Tensor,
+    }
+    valid = len(args) <= len(names) and all(k in kinds and k not in given for k in kwargs)
+    given.update(kwargs)
+    valid = valid and all(isinstance(v, kinds[k]) for k, v in given.items())
+    if not valid or isinstance(given.get("device"), bool):
+
+        def name(value) -> str:
+            return "torch.dtype" if isinstance(value, dtypes.dtype) else type(value).__name__
+
+        got = ", ".join([name(a) for a in args] + [f"{k}={name(v)}" for k, v in kwargs.items()])
+        raise TypeError(f"to() received an invalid combination of arguments - got ({got}{'' if args else ', '})")
+    if given.get("copy"):
+        raise RuntimeError(".to() does not accept copy argument")
+    if "tensor" in given:
+        return given["tensor"].device, given["tensor"].dtype
+    return given.get("device"), given.get("dtype")
 
 
 def _zero_grad(param: Tensor, set_to_none: bool) -> None:

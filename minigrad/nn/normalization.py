@@ -85,6 +85,8 @@ class _BatchNorm(Module):
     far: each batch then counts ``1 / num_batches_tracked``.
     """
 
+    _version = 2  # (of its state_dict) version 2 added num_batches_tracked
+
     def __init__(
         self,
         num_features: int,
@@ -114,6 +116,14 @@ class _BatchNorm(Module):
             self.register_buffer("running_var", None)
             self.register_buffer("num_batches_tracked", None)
         self.reset_parameters()
+
+    def _load_from_state_dict(self, state_dict, prefix, local_metadata, *args) -> None:
+        # a state_dict from before version 2 (or a plain dict, with no metadata) may lack
+        # num_batches_tracked: it is not missing, it keeps its value
+        key = prefix + "num_batches_tracked"
+        if local_metadata.get("version", 0) < 2 and self.track_running_stats and key not in state_dict:
+            state_dict[key] = self.num_batches_tracked if self.num_batches_tracked is not None else tensor(0)
+        super()._load_from_state_dict(state_dict, prefix, local_metadata, *args)
 
     def reset_running_stats(self) -> None:
         if self.track_running_stats:
@@ -249,6 +259,27 @@ class _InstanceNorm(_BatchNorm):
         bias: bool = True,
     ) -> None:
         super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def _load_from_state_dict(
+        self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+    ):
+        # before PyTorch 0.4 instance norms kept running statistics by default: a checkpoint (or a
+        # plain dict, with no metadata) that has them for one that keeps none gets a message of its own
+        stats = [prefix + name for name in ("running_mean", "running_var") if prefix + name in state_dict]
+        if "version" not in local_metadata and not self.track_running_stats and stats:
+            klass = type(self).__name__
+            error_msgs.append(
+                "Unexpected running stats buffer(s) {} for {} with track_running_stats=False. If state_dict is a "
+                "checkpoint saved before 0.4.0, this may be expected because {} does not track running stats by "
+                "default since 0.4.0. Please remove these keys from state_dict. If the running stats are actually "
+                "needed, instead set track_running_stats=True in {} to enable them. See the documentation of {} "
+                "for details.".format(" and ".join(f'"{k}"' for k in stats), klass, klass, klass, klass)
+            )
+            for key in stats:
+                state_dict.pop(key)
+        super()._load_from_state_dict(
+            state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs
+        )
 
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() not in (self._unbatched, self._unbatched + 1):

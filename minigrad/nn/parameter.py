@@ -38,3 +38,33 @@ class Parameter(Tensor):
 
 def _rebuild_parameter(data: Tensor, requires_grad: bool) -> Parameter:
     return Parameter(data, requires_grad)
+
+
+class _BufferMeta(type):
+    # isinstance(t, Buffer) holds for the tensors that Buffer(...) marked
+    def __instancecheck__(cls, instance) -> bool:
+        return isinstance(instance, Tensor) and getattr(instance, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """A tensor marked to become a buffer when assigned to a module's attribute (``Parameter``'s
+    counterpart for state that is not trained); ``persistent=False`` keeps it out of ``state_dict``.
+
+    ``Buffer(data)`` returns a plain tensor (``data`` detached) carrying the mark, as PyTorch's.
+
+    >>> import minigrad as torch
+    >>> m = torch.nn.Module()
+    >>> m.steps = torch.nn.Buffer(torch.tensor(0))
+    >>> list(m.state_dict())
+    ['steps']
+    """
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:
+        if data is None:
+            from ..factories import empty
+
+            data = empty(0)
+        t = data.detach().requires_grad_(data.requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t

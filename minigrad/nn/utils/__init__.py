@@ -174,12 +174,13 @@ def clip_grads_with_norm_(
 
 # --- parametrizations, and the weight and spectral norms ---
 # isort: split
-from . import parametrizations, parametrize  # noqa: E402
+from . import parametrizations, parametrize, rnn  # noqa: E402
 from ._hooks_norms import remove_spectral_norm, remove_weight_norm, spectral_norm, weight_norm  # noqa: E402
 
 __all__ += [
     "parametrizations",
     "parametrize",
+    "rnn",
     "remove_spectral_norm",
     "remove_weight_norm",
     "spectral_norm",

@@ -151,7 +151,23 @@ class SpectralNorm:
         module.register_buffer(fn.name + "_u", u)
         module.register_buffer(fn.name + "_v", v)
         module.register_forward_pre_hook(fn)
+        module.register_state_dict_post_hook(SpectralNormStateDictHook(fn))
         return fn
+
+
+class SpectralNormStateDictHook:
+    """Notes in ``state_dict``'s metadata which version of :func:`spectral_norm`'s state it holds
+    (``metadata['spectral_norm']['weight.version']``), as PyTorch's."""
+
+    def __init__(self, fn: SpectralNorm) -> None:
+        self.fn = fn
+
+    def __call__(self, module: Module, state_dict: dict, prefix: str, local_metadata: dict) -> None:
+        versions = local_metadata.setdefault("spectral_norm", {})
+        key = self.fn.name + ".version"
+        if key in versions:
+            raise RuntimeError(f"Unexpected key in metadata['spectral_norm']: {key}")
+        versions[key] = self.fn._version
 
 
 def spectral_norm(
@@ -180,7 +196,11 @@ def spectral_dim(module: Module) -> int:
 
 def remove_spectral_norm(module: Module, name: str = "weight") -> Module:
     """Undo :func:`spectral_norm`: ``name`` is a parameter again, with the normalised value."""
-    return _remove_hook(module, name, SpectralNorm, "spectral_norm")
+    _remove_hook(module, name, SpectralNorm, "spectral_norm")
+    for k, hook in list(module._state_dict_hooks.items()):
+        if isinstance(hook, SpectralNormStateDictHook) and hook.fn.name == name:
+            del module._state_dict_hooks[k]
+    return module
 
 
 def _remove_hook(module: Module, name: str, kind: type, label: str) -> Module:
