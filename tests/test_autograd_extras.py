@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, rounded, same_error  # noqa: E402
+from oracle import Oracle, rounded, same_error, same_opening  # noqa: E402
 
 same = Oracle(lambda t: (str(t.dtype), rounded(t, 5), t.requires_grad)).same
 
@@ -426,3 +426,28 @@ def test_checkpoint_sequential():
         return x.grad, model[0].weight.grad
 
     same(run)
+
+
+NODE_HOOK_RESULTS = {
+    "pre-hook, another size": lambda lib, y: y.grad_fn.register_prehook(lambda go: (lib.ones(3),)),
+    "pre-hook, another dtype": lambda lib, y: y.grad_fn.register_prehook(lambda go: (go[0].double(),)),
+    "hook, another size": lambda lib, y: y.grad_fn.register_hook(lambda gi, go: (lib.ones(3), None)),
+    "hook, a gradient for an input without one": lambda lib, y: y.grad_fn.register_hook(
+        lambda gi, go: (gi[0], lib.ones(2))
+    ),
+    "hook, a list": lambda lib, y: y.grad_fn.register_hook(lambda gi, go: list(gi)),
+}
+
+
+@pytest.mark.parametrize("register", NODE_HOOK_RESULTS.values(), ids=NODE_HOOK_RESULTS)
+def test_what_a_node_hook_returns_is_checked_value_by_value(register):
+    """As a tensor hook's result: the same size and type as the gradient it replaces, and nothing
+    where no gradient was (here ``x * 2``: the number has none)."""
+
+    def backward(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        register(lib, y)
+        y.sum().backward()
+
+    same_opening(backward, words=5)

@@ -342,8 +342,7 @@ def _call_pre_hooks(node: Node, grads: list) -> list:
     for hook in tuple(node._pre_hooks.values()):
         new = hook(tuple(grads))
         if new is not None:
-            _check_hook_count(new, len(grads), hook)
-            grads = list(new)
+            grads = _checked_hook_values(new, grads, hook)
     return grads
 
 
@@ -351,11 +350,19 @@ def _hook_name(hook) -> str:
     return getattr(hook, "__name__", repr(hook))
 
 
-def _check_hook_count(new, expected: int, hook) -> None:
-    if len(new) != expected:
+def _checked_hook_values(new, old, hook) -> list:
+    """What a node's pre-hook or hook returned in place of the gradients ``old``, checked value by
+    value as PyTorch checks it (a returned None keeps nothing: it stands for no gradient)."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(new).__name__}'")
+    if len(new) != len(old):
         raise RuntimeError(
-            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(new)}, but expected {expected})"
+            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(new)}, but expected {len(old)})"
         )
+    for value, given in zip(new, old):
+        if value is not None:
+            _check_hook_result(value, given, hook)
+    return list(new)
 
 
 def _gpu_of(grads: list):
@@ -377,8 +384,7 @@ def _call_node(node: Node, grads: list, create_graph: bool, wanted: tuple | None
         for hook in tuple(node._post_hooks.values()):
             new = hook(grad_inputs, tuple(grads))
             if new is not None:
-                _check_hook_count(new, len(grad_inputs), hook)
-                grad_inputs = tuple(new)
+                grad_inputs = tuple(_checked_hook_values(new, grad_inputs, hook))
     return grad_inputs
 
 
