@@ -29,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import math
 import random
+import signal
+import threading
 from collections.abc import Callable, Iterator
 
 import minigrad as torch
@@ -701,6 +703,36 @@ def _lent(namespace: dict, names: tuple[str, ...]) -> Iterator[None]:
                 namespace[name] = value
 
 
+# The first run of a graded_alone check may take this long (the course's checks take well under a
+# second; the grader interrupts a cell after 60 s, which leaves the run with the lent helper 40 s).
+FIRST_RUN_SECONDS = 20
+
+
+class _TooSlow(BaseException):
+    """Raised in the first run of :func:`graded_alone` at its time limit (a BaseException, so that
+    a student's ``except Exception`` cannot swallow it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`_TooSlow` in the block after ``seconds`` (only where SIGALRM works: the main
+    thread on Unix, as in a Jupyter kernel; elsewhere no limit)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _TooSlow
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[], object]) -> None:
     """Run the check ``run()``; if it fails, run it again with a correct ``name`` lent to the notebook.
 
@@ -711,6 +743,8 @@ def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[],
     slip in the helper costs the points of the helper's own exercise once, and an answer that
     only works with its own helper still counts. When both runs fail, the first error is raised
     (the second when the first only says the helper is not written yet).
+    A first run that takes more than ``FIRST_RUN_SECONDS`` counts as failed, so that a helper
+    that hangs also costs only its own exercise.
 
     >>> ns = {"unbroadcast": lambda grad, shape: grad}  # a wrong one: it sums nothing
     >>> graded_alone(ns, "unbroadcast", lambda: check_rule("add", lambda g, a, b: (ns["unbroadcast"](g, a.shape), ns["unbroadcast"](g, b.shape))))
@@ -722,8 +756,16 @@ def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[],
     if unknown or not names:
         raise ValueError(f"name must be one of {sorted(_CORRECT)}, or a tuple of them; got {name!r}")
     try:
-        run()
+        # A helper that hangs is a slip in the helper too: the first run gets a time limit, so
+        # that the run with the lent helper still fits in the grader's per-cell timeout.
+        with _time_limit(FIRST_RUN_SECONDS):
+            run()
         return
+    except _TooSlow:
+        first = AssertionError(
+            f"your code did not finish within {FIRST_RUN_SECONDS} s (an endless loop?), and it fails "
+            "or is as slow with a correct helper lent"
+        )
     except Exception as error:  # noqa: BLE001 (any failure of the student's code gets a second run)
         first = error
     with _lent(namespace, names):

@@ -471,3 +471,43 @@ def test_guard_covers_the_engine_checks():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "caught:" in done.stdout and "coursetools.engine_checks.check_rule was replaced" in done.stdout, done.stdout
+
+
+# ------------------------------------------------------------------------------ graded_alone and hangs
+
+
+def test_graded_alone_lends_the_helper_when_the_students_one_hangs(monkeypatch):
+    """A helper that never returns costs only its own exercise: the first run is cut off at
+    FIRST_RUN_SECONDS and the check runs again with a correct helper (a student's
+    ``except Exception`` cannot swallow the limit)."""
+    import time
+
+    monkeypatch.setattr(ec, "FIRST_RUN_SECONDS", 0.5)
+
+    def hangs(*args):
+        while True:
+            try:
+                time.sleep(0.01)
+            except Exception:  # noqa: BLE001, S110 (the student's code)
+                pass
+
+    ns = {"hvp": hangs}
+    start = time.monotonic()
+    ec.graded_alone(ns, "hvp", lambda: ns["hvp"] is hangs and ns["hvp"]())
+    assert time.monotonic() - start < 5
+    assert ns["hvp"] is hangs, "the student's helper is put back"
+
+
+def test_graded_alone_reports_a_timeout_when_the_lent_run_fails_too(monkeypatch):
+    import time
+
+    monkeypatch.setattr(ec, "FIRST_RUN_SECONDS", 0.2)
+    ns = {"hvp": None}
+
+    def check():
+        if ns["hvp"] is None:
+            time.sleep(5)
+        raise AssertionError("wrong with the lent helper too")
+
+    with pytest.raises(AssertionError, match="did not finish within"):
+        ec.graded_alone(ns, "hvp", check)

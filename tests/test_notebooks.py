@@ -14,7 +14,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import builtins
 import re
 from pathlib import Path
 
@@ -247,6 +249,47 @@ def test_release_matches_the_source(name):
         if cell.id in answers:
             stub = "raise NotImplementedError()" if cell.cell_type == "code" else "YOUR ANSWER HERE"
             assert stub in cell.source, f"course/{name}, cell {cell.id} should hold {stub!r}"
+
+
+# Names a test cell may read besides the answers, the setup cell and the check helpers: data
+# that a demo cell makes and the exercises are about.
+SHARED_DATA = {"08_capstone": {"x_train", "y_train", "x_test", "y_test"}}
+
+
+def _bound(tree: ast.AST) -> set[str]:
+    """The names a piece of code defines (assignments, functions, classes, imports, arguments)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tests_read_only_answers_setup_and_check_helpers(name):
+    """A test cell that reads a name a demo cell defines (``leaf``, ``vjp_add``) fails for a right
+    answer that happens to define a helper of that name, or for a student who edited the demo."""
+    from coursetools import checks
+
+    cells = definitions(name)
+    allowed = set(dir(builtins)) | set(checks.__all__) | SHARED_DATA.get(name, set())
+    for cell in cells:
+        if cell.kind == "code" and (cell.is_answer or cell.name == "setup"):
+            allowed |= _bound(ast.parse(cell.source))
+    for cell in cells:
+        if cell.is_test:
+            tree = ast.parse(cell.source)
+            read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            outside = sorted(read - _bound(tree) - allowed)
+            assert not outside, f"{name}, test cell {cell.name} reads {outside}, defined by neither an answer nor setup"
 
 
 # ------------------------------------------------------------------------------------ execution

@@ -434,6 +434,21 @@ CELLS = [
                 out = a / b
                 return unbroadcast(grad / b, a.shape), unbroadcast(-(grad * out) / b, b.shape)
             """,
+            # Right rules, and the worked example vjp_add rewritten (wrongly, without unbroadcast):
+            # vjp_add is not part of the exercise, so it must not cost points.
+            """
+            def vjp_add(grad, a, b):
+                return grad, grad
+
+
+            def vjp_mul(grad, a, b):
+                return unbroadcast(b * grad, a.shape), unbroadcast(a * grad, b.shape)
+
+
+            def vjp_div(grad, a, b):
+                inv = 1 / b
+                return unbroadcast(grad * inv, a.shape), unbroadcast(-grad * a * inv * inv, b.shape)
+            """,
         ],
         mistakes=[
             # Only b is summed down: right as long as a has the full shape.
@@ -459,7 +474,6 @@ CELLS = [
         # correct one (exercise 1 grades your unbroadcast).
         graded_alone(globals(), "unbroadcast", lambda: check_rule("mul", vjp_mul))
         graded_alone(globals(), "unbroadcast", lambda: check_rule("div", vjp_div))
-        graded_alone(globals(), "unbroadcast", lambda: check_rule("add", vjp_add))
         print("vjp_mul and vjp_div pass the visible tests.")
         """,
         points=1,
@@ -474,7 +488,6 @@ CELLS = [
         ### BEGIN HIDDEN TESTS
         graded_alone(globals(), "unbroadcast", lambda: check_rule("mul", vjp_mul, seed=702, trials=30))
         graded_alone(globals(), "unbroadcast", lambda: check_rule("div", vjp_div, seed=703, trials=30))
-        graded_alone(globals(), "unbroadcast", lambda: check_rule("add", vjp_add, seed=704, trials=20))
         ### END HIDDEN TESTS
         """,
         points=2,
@@ -1114,9 +1127,10 @@ CELLS = [
     tests(
         "ex6_hidden",
         """
-        from coursetools.engine_checks import check_topological_order
+        from coursetools.engine_checks import check_topological_order, leaf as _leaf
 
-        _smoke = topological_order(leaf([1.0], "x"))
+        # the checks' own leaf(), not the notebook's: an answer may have a helper of that name
+        _smoke = topological_order(_leaf([1.0], "x"))
         ### BEGIN HIDDEN TESTS
         check_topological_order(topological_order, hidden=True)
         ### END HIDDEN TESTS
