@@ -54,6 +54,13 @@ def _with_step_hooks(step: Callable) -> Callable:
     @functools.wraps(step)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         optimizer = args[0]
+        if not (
+            optimizer._optimizer_step_pre_hooks
+            or optimizer._optimizer_step_post_hooks
+            or _global_optimizer_pre_hooks
+            or _global_optimizer_post_hooks
+        ):
+            return step(*args, **kwargs)  # the common case: no hooks (a training loop steps often)
         for hook in (*_global_optimizer_pre_hooks.values(), *optimizer._optimizer_step_pre_hooks.values()):
             result = hook(optimizer, args, kwargs)
             if result is not None:
