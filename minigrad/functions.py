@@ -60,14 +60,14 @@ div_op = Op("DivBackward0", lambda xp, self, other: self / other,
             self=lambda grad, other: grad / other,
             other=lambda grad, self, other: -grad * (self / other / other))  # PyTorch's order (the same infs and rounding)
 reciprocal_op = Op("ReciprocalBackward0", lambda xp, self: 1 / self,
-                   self=lambda grad, result: -grad * result * result)
-pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent if exponent != -0.5 else 1 / xp.sqrt(self),  # rsqrt, as PyTorch: -0.0 gives -inf
+                   self=lambda grad, result: -grad * (result * result))
+pow_op = Op("PowBackward0", lambda xp, self, *, exponent: self**exponent if exponent != 0.5 and exponent != -0.5 else _pow_half(xp, self, exponent),
             self=lambda grad, self, exponent: grad * mul_scalar_op(self ** (exponent - 1), other=exponent) if exponent != 0 or exponent is False else zeros_like_tensor(grad))  # PyTorch: False is not 0 here
 pow_tensor_op = Op("PowBackward1", lambda xp, self, exponent: _power(xp, self, exponent),
-                   self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** (exponent - 1))),
+                   self=lambda grad, self, exponent: where(exponent == 0, 0.0, grad * (exponent * self ** _minus_one(exponent))),
                    exponent=lambda grad, self, exponent, result: grad * where((self == 0) & (exponent >= 0), 0.0, result * self.log()))
 rpow_op = Op("PowBackward2", lambda xp, exponent, *, base: _power(xp, _wrap_number(xp, base, exponent.dtype), exponent),
-             exponent=lambda grad, result, base, exponent: grad * (result * (math.log(base) if base > 0 else math.nan)) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
+             exponent=lambda grad, result, base, exponent: grad * mul_scalar_op(result, other=math.log(base) if base > 0 else math.nan) if base != 0 else grad * where(exponent >= 0, 0.0, -result * math.inf))
 neg_op = Op("NegBackward0", lambda xp, self: -self,
             self=lambda grad: -grad)
 abs_op = Op("AbsBackward0", lambda xp, self: xp.abs(self),
@@ -81,7 +81,7 @@ ceil_op = Op("CeilBackward0", lambda xp, self: xp.ceil(self),
              self=lambda grad: zeros_like_tensor(grad))
 round_op = Op("RoundBackward0", lambda xp, self: xp.round(self),
               self=lambda grad: zeros_like_tensor(grad))
-round_decimals_op = Op("RoundBackward1", lambda xp, self, *, decimals: xp.round(self, decimals),
+round_decimals_op = Op("RoundBackward1", lambda xp, self, *, decimals: _round_decimals(xp, self, decimals),
                        self=lambda grad: zeros_like_tensor(grad))
 trunc_op = Op("TruncBackward0", lambda xp, self: xp.trunc(self),
               self=lambda grad: zeros_like_tensor(grad))
@@ -117,22 +117,22 @@ exp_op = Op("ExpBackward0", lambda xp, self: xp.exp(self),
 log_op = Op("LogBackward0", lambda xp, self: xp.log(self),
             self=lambda grad, self: grad / self)
 log1p_op = Op("Log1PBackward0", lambda xp, self: xp.log1p(self),
-              self=lambda grad, self: grad / (self + 1))
+              self=lambda grad, self: grad / add_scalar_op(self, other=1))
 expm1_op = Op("Expm1Backward0", lambda xp, self: xp.expm1(self),
-              self=lambda grad, result: grad * (result + 1))
+              self=lambda grad, result: grad * add_scalar_op(result, other=1))
 sqrt_op = Op("SqrtBackward0", lambda xp, self: xp.sqrt(self),
              self=lambda grad, result: grad / mul_scalar_op(result, other=2))
 rsqrt_op = Op("RsqrtBackward0", lambda xp, self: 1 / xp.sqrt(self),
-              self=lambda grad, result: -0.5 * grad * result**3)
+              self=lambda grad, result: mul_scalar_op(grad, other=-0.5) * result.pow(3))
 sin_op = Op("SinBackward0", lambda xp, self: xp.sin(self),
             self=lambda grad, self: grad * self.cos())
 cos_op = Op("CosBackward0", lambda xp, self: xp.cos(self),
-            self=lambda grad, self: -grad * self.sin())
+            self=lambda grad, self: grad * -self.sin())
 # PyTorch's rule reads the result: d tan = 1 + tan².
 tan_op = Op("TanBackward0", lambda xp, self: xp.tan(self),
             self=lambda grad, result: grad * add_scalar_op(result.pow(2), other=1))
 erf_op = Op("ErfBackward0", lambda xp, self: backend.erf(self),
-            self=lambda grad, self: 2 / math.sqrt(math.pi) * (-self.pow(2)).exp() * grad)
+            self=lambda grad, self: mul_scalar_op((-self.pow(2)).exp(), other=2 / math.sqrt(math.pi)) * grad)
 tanh_op = Op("TanhBackward0", lambda xp, self: xp.tanh(self),
              self=lambda grad, result: tanh_backward_op(grad, result))
 sigmoid_op = Op("SigmoidBackward0", lambda xp, self: _sigmoid(xp, self),
@@ -177,10 +177,11 @@ clamp_tensor_op = Op("ClampBackward0", lambda xp, self, min, max: xp.minimum(max
 
 def _inside(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
     """``min <= self <= max``, the masks combined in place as PyTorch does; a bound not given
-    (a 0-d infinity) is left out, as PyTorch's one-bound rule does, so it cannot fail there."""
-    if min.ndim == 0 and math.isinf(min.item()):
+    (a 0-d -inf for min, +inf for max: a given min of +inf does bound) is left out, as
+    PyTorch's one-bound rule does, so it cannot fail there."""
+    if _unbounded(min, -1):
         return self <= max
-    if max.ndim == 0 and math.isinf(max.item()):
+    if _unbounded(max, 1):
         return self >= min
     return (self >= min).logical_and_(self <= max)
 
@@ -201,12 +202,13 @@ def _above(self: Tensor, min: Tensor, max: Tensor) -> Tensor:  # noqa: A002
     return self > max if _unbounded(min, -1) else (self > max).logical_or_(max < min)
 
 
+# A tie halves the gradient; PyTorch's formula, where(...).masked_fill_(...), so its nodes too.
 maximum_op = Op("MaximumBackward0", lambda xp, self, other: xp.maximum(other, self),
-                self=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)),
-                other=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)))
+                self=lambda grad, self, other: where(self == other, div_scalar_op(grad, other=2), grad).masked_fill_(self < other, 0),
+                other=lambda grad, self, other: where(self == other, div_scalar_op(grad, other=2), grad).masked_fill_(self > other, 0))
 minimum_op = Op("MinimumBackward0", lambda xp, self, other: xp.minimum(other, self),
-                self=lambda grad, self, other: where(self > other, 0.0, where(self == other, grad / 2, grad)),
-                other=lambda grad, self, other: where(self < other, 0.0, where(self == other, grad / 2, grad)))
+                self=lambda grad, self, other: where(self == other, div_scalar_op(grad, other=2), grad).masked_fill_(self > other, 0),
+                other=lambda grad, self, other: where(self == other, div_scalar_op(grad, other=2), grad).masked_fill_(self < other, 0))
 # The condition is a parameter (an array), not an input: PyTorch's node has no edge for it.
 where_op = Op("WhereBackward0", lambda xp, self, other, *, condition: xp.where(condition, self, other),
               self=lambda grad, condition: where(Tensor._make(condition), grad, 0.0),
@@ -220,19 +222,19 @@ masked_fill_tensor_op = Op("MaskedFillBackward1", lambda xp, self, value, *, mas
 
 # More elementwise math, with PyTorch's derivative formulas (so double backward matches too).
 asin_op = Op("AsinBackward0", lambda xp, self: xp.arcsin(self),
-             self=lambda grad, self: grad * (-self * self + 1).rsqrt())
+             self=lambda grad, self: grad * add_scalar_op(-self * self, other=1).rsqrt())
 acos_op = Op("AcosBackward0", lambda xp, self: xp.arccos(self),
-             self=lambda grad, self: grad * -(-self * self + 1).rsqrt())
+             self=lambda grad, self: grad * -add_scalar_op(-self * self, other=1).rsqrt())
 atan_op = Op("AtanBackward0", lambda xp, self: xp.arctan(self),
-             self=lambda grad, self: grad / (self * self + 1))
+             self=lambda grad, self: grad / add_scalar_op(self * self, other=1))
 sinh_op = Op("SinhBackward0", lambda xp, self: xp.sinh(self),
              self=lambda grad, self: grad * self.cosh())
 cosh_op = Op("CoshBackward0", lambda xp, self: xp.cosh(self),
              self=lambda grad, self: grad * self.sinh())
 asinh_op = Op("AsinhBackward0", lambda xp, self: xp.arcsinh(self),
-              self=lambda grad, self: grad * (self.pow(2) + 1).rsqrt())
+              self=lambda grad, self: grad * add_scalar_op(self.pow(2), other=1).rsqrt())
 acosh_op = Op("AcoshBackward0", lambda xp, self: xp.arccosh(self),
-              self=lambda grad, self: grad * (self * self - 1).rsqrt())
+              self=lambda grad, self: grad * sub_scalar_op(self * self, other=1).rsqrt())
 atanh_op = Op("AtanhBackward0", lambda xp, self: xp.arctanh(self),
               self=lambda grad, self: grad / (1 - self.pow(2)))
 # PyTorch has no derivative for the in-place asinh_, acosh_ and atanh_: their own nodes raise.
@@ -247,17 +249,17 @@ hypot_op = Op("HypotBackward0", lambda xp, self, other: xp.hypot(self, other),
               self=lambda grad, self, result: grad * self / result,
               other=lambda grad, other, result: grad * other / result)
 log2_op = Op("Log2Backward0", lambda xp, self: xp.log2(self),
-             self=lambda grad, self: grad / (self * math.log(2)))
+             self=lambda grad, self: grad / mul_scalar_op(self, other=math.log(2)))
 log10_op = Op("Log10Backward0", lambda xp, self: xp.log10(self),
-              self=lambda grad, self: grad / (self * math.log(10)))
+              self=lambda grad, self: grad / mul_scalar_op(self, other=math.log(10)))
 exp2_op = Op("Exp2Backward0", lambda xp, self: xp.exp2(self),
-             self=lambda grad, result: grad * result * math.log(2))
+             self=lambda grad, result: mul_scalar_op(grad * result, other=math.log(2)))
 logaddexp_op = Op("LogaddexpBackward0", lambda xp, self, other: xp.logaddexp(self, other),
-                  self=lambda grad, self, other: grad / (1 + (other - self).exp()),
-                  other=lambda grad, self, other: grad / (1 + (self - other).exp()))
+                  self=lambda grad, self, other: grad / add_scalar_op((other - self).exp(), other=1),
+                  other=lambda grad, self, other: grad / add_scalar_op((self - other).exp(), other=1))
 logaddexp2_op = Op("Logaddexp2Backward0", lambda xp, self, other: xp.logaddexp2(self, other),
-                   self=lambda grad, self, other: grad / (1 + pow(2, other - self)),
-                   other=lambda grad, self, other: grad / (1 + pow(2, self - other)))
+                   self=lambda grad, self, other: grad / add_scalar_op(pow(2, other - self), other=1),
+                   other=lambda grad, self, other: grad / add_scalar_op(pow(2, self - other), other=1))
 # xlogy is 0 where self is 0 (0 * log(0) = 0); PyTorch's gradient for self is 0 there too
 # where other <= 0. A number on either side is one of PyTorch's two other overloads.
 xlogy_op = Op("XlogyBackward0", lambda xp, self, other: _xlogy(xp, self, other),
@@ -269,17 +271,17 @@ xlogy_scalar_other_op = Op("XlogyBackward2", lambda xp, self, *, other: _xlogy(x
                            self=lambda grad, self, other: xlogy(grad, other) if other > 0 else xlogy(grad, other).masked_fill(self == 0, 0))
 # lerp with a number as weight (LerpBackward0) or a tensor (LerpBackward1).
 lerp_op = Op("LerpBackward0", lambda xp, self, end, *, weight: _lerp(xp, self, end, weight),
-             self=lambda grad, weight: grad * (1 - weight),
-             end=lambda grad, weight: grad * weight)
+             self=lambda grad, weight: mul_scalar_op(grad, other=1 - weight),
+             end=lambda grad, weight: mul_scalar_op(grad, other=weight))
 lerp_tensor_op = Op("LerpBackward1", lambda xp, self, end, weight: _lerp(xp, self, end, weight),
                     self=lambda grad, weight: grad * (1 - weight),
                     end=lambda grad, weight: grad * weight,
                     weight=lambda grad, self, end: grad * (end - self))
-addcmul_op = Op("AddcmulBackward0", lambda xp, self, tensor1, tensor2, *, value: self + _as_dtype_of(xp, value, self) * tensor1 * tensor2,
+addcmul_op = Op("AddcmulBackward0", lambda xp, self, tensor1, tensor2, *, value: _addcmul(xp, self, tensor1, tensor2, value, False),
                 self=lambda grad: grad,
-                tensor1=lambda grad, tensor2, value: grad * (tensor2 * value),
-                tensor2=lambda grad, tensor1, value: grad * (tensor1 * value))
-addcdiv_op = Op("AddcdivBackward0", lambda xp, self, tensor1, tensor2, *, value: self + _as_dtype_of(xp, value, self) * tensor1 / tensor2,
+                tensor1=lambda grad, tensor2, value: grad * _times_number(tensor2, value, mul_scalar_op),
+                tensor2=lambda grad, tensor1, value: grad * _times_number(tensor1, value, mul_scalar_op))
+addcdiv_op = Op("AddcdivBackward0", lambda xp, self, tensor1, tensor2, *, value: _addcmul(xp, self, tensor1, tensor2, value, True),
                 self=lambda grad: grad,
                 tensor1=lambda grad, tensor2, value: grad * (value / tensor2),
                 tensor2=lambda grad, tensor1, tensor2, value: -grad * (value * tensor1 / (tensor2 * tensor2)))
@@ -337,7 +339,7 @@ cumsum_op = Op("CumsumBackward0", lambda xp, self, *, dim: _row_major(xp, xp.cum
 cumprod_op = Op("CumprodBackward0", lambda xp, self, *, dim: _row_major(xp, xp.cumprod(self, axis=dim, dtype=_accumulated(self))) if self.ndim else self.astype(_accumulated(self)),
                 self=lambda grad, self, result, dim: _cumprod_backward(grad, self, result, dim))
 logsumexp_op = Op("LogsumexpBackward0", lambda xp, self, *, dim, keepdim: _logsumexp(xp, self, dim, keepdim),
-                  self=lambda grad, self, result, dim, keepdim: _unreduce(grad, self.shape, dim, keepdim) * (self - _unreduce(result, self.shape, dim, keepdim)).exp())
+                  self=lambda grad, self, result, dim, keepdim: _unsqueeze_reduced(grad, self.ndim, dim, keepdim) * (self - _unsqueeze_reduced(result, self.ndim, dim, keepdim)).exp())
 amax_op = Op("MaxBackward1", lambda xp, self: self.max(),
              self=lambda grad, self, result: _evenly(grad, self, result))
 amin_op = Op("MinBackward1", lambda xp, self: self.min(),
@@ -394,7 +396,7 @@ mm_op = Op("MmBackward0", lambda xp, self, mat2: self @ mat2,
            self=lambda grad, mat2: grad.mm(mat2.t()),
            mat2=lambda grad, self, mat2_strides: _mm_mat2_grad(grad, self, mat2_strides))
 mv_op = Op("MvBackward0", lambda xp, self, vec: self @ vec,
-           self=lambda grad, vec: grad.unsqueeze(1) * vec,
+           self=lambda grad, vec: grad.outer(vec),
            vec=lambda grad, self: self.t().mv(grad))
 dot_op = Op("DotBackward0", lambda xp, self, tensor: xp.asarray(self @ tensor),
             self=lambda grad, tensor: grad * tensor,
@@ -538,7 +540,7 @@ diagonal_backward_op = Op("DiagonalBackwardBackward0", lambda xp, grad_output, *
 diag_embed_op = Op("DiagEmbedBackward0", lambda xp, self, *, offset, dim1, dim2: _diagonal_embed(xp, self, _embedded_shape(self.shape, offset, dim1, dim2), offset, dim1, dim2),
                    self=lambda grad, offset, dim1, dim2: diagonal(grad, offset, dim1, dim2))
 trace_op = Op("TraceBackward0", lambda xp, self, *, self_sym_sizes: xp.asarray(xp.trace(self, dtype=_accumulated(self))),
-              self=lambda grad, self_sym_sizes: diagonal_backward_op(grad.expand(builtins.min(self_sym_sizes)), shape=self_sym_sizes, offset=0, dim1=0, dim2=1))
+              self=lambda grad, self_sym_sizes: _trace_backward(grad, self_sym_sizes))
 # sort and topk pick values along dim: their gradient goes back to where each value was taken.
 # sort's results are laid out as its input (PyTorch's sort writes into an empty_like of it), topk's row-major.
 sort_op = Op("SortBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _laid_out_as(_gather_at(xp, self, dim, indices), self),
@@ -645,6 +647,8 @@ def _unsqueeze_to(grad: Tensor, shape: tuple, dims) -> Tensor:
 
 
 def _sigmoid(xp, a):
+    if a.dtype == xp.float16:  # in float32, as PyTorch: exp(11.1) is inf in float16
+        return _sigmoid(xp, a.astype(xp.float32)).astype(a.dtype)
     return (1 / (1 + xp.exp(-a))).astype(a.dtype, copy=False)
 
 
@@ -657,9 +661,23 @@ def _wrap_number(xp, value, dtype):
         return xp.asarray(value).astype(dtype)
 
 
+def _pow_half(xp, self, exponent):
+    """``self ** ±0.5`` as PyTorch's kernel for a number: sqrt and rsqrt (-0.0 gives -0.0 and
+    -inf, -inf nan), but on float16 pow itself (-0.0 gives 0.0 and inf, -inf inf and 0.0), where
+    NumPy would take sqrt for 0.5."""
+    if self.dtype == xp.float16:
+        return xp.power(self, xp.full(self.shape, exponent, dtype=self.dtype))
+    return self**exponent if exponent == 0.5 else 1 / xp.sqrt(self)
+
+
 def _power(xp, base, exponent):
     """``base ** exponent``; an integer to a negative integer power as in C, as PyTorch does:
     1 for 1, -1 or 1 for -1 (odd or even power), else 0 (NumPy refuses)."""
+    if exponent.size == 1 and exponent.dtype.kind == "f" and builtins.abs(float(exponent.reshape(()))) == 0.5:
+        # a tensor exponent goes through pow, where NumPy takes sqrt for one 0.5 (-inf: nan, not inf)
+        shape = backend.numpy.broadcast_shapes(base.shape, exponent.shape)
+        flat = xp.broadcast_to(base, shape).reshape(-1)
+        return (flat ** xp.full(flat.shape, exponent.reshape(()), dtype=exponent.dtype)).reshape(shape)
     if exponent.dtype.kind not in "iub" or base.dtype.kind not in "iub" or not (exponent < 0).any():
         return base**exponent
     negative = exponent < 0
@@ -683,9 +701,26 @@ def _xlogy(xp, x, y):
 def _lerp(xp, start, end, weight):
     """PyTorch's formula: from ``start`` for small weights, from ``end`` for the others, so that
     weights 0 and 1 give ``start`` and ``end`` exactly."""
-    if not backend.is_array(weight):  # a number
-        return start + weight * (end - start) if builtins.abs(weight) < 0.5 else end - (end - start) * (1 - weight)
+    if not backend.is_array(weight):  # a number: one fused multiply-add per element, as PyTorch's kernel
+        if start.dtype == xp.float16:  # (in float32, rounded once)
+            return _lerp(xp, start.astype(xp.float32), end.astype(xp.float32), weight).astype(start.dtype)
+        diff = end - start
+        if builtins.abs(weight) < 0.5:
+            return backend.add_scaled(start, diff, weight)
+        return backend.add_scaled(end, diff, float(backend.numpy.asarray(weight, dtype=diff.dtype)) - 1)
     return xp.where(xp.abs(weight) < 0.5, start + weight * (end - start), end - (end - start) * (1 - weight))
+
+
+def _addcmul(xp, self, tensor1, tensor2, value, divide: bool):
+    """``self + value * tensor1 * tensor2`` (``/ tensor2`` with ``divide``); float16 in float32,
+    rounded once, as PyTorch's kernel."""
+    if self.dtype == xp.float16:
+        wide = (a.astype(xp.float32) for a in (self, tensor1, tensor2))
+        return _addcmul(xp, *wide, value, divide).astype(self.dtype)
+    scaled = _as_dtype_of(xp, value, self) * tensor1
+    if self.dtype == xp.float32 and not divide:  # PyTorch's fma(scaled, tensor2, self): exact in float64
+        return (self + scaled.astype(xp.float64) * tensor2).astype(self.dtype)
+    return self + (scaled / tensor2 if divide else scaled * tensor2)
 
 
 def _as_dtype_of(xp, number, like):
@@ -959,12 +994,20 @@ def _modulo(xp, a, b, remainder):
     return out
 
 
+def _round_decimals(xp, a, decimals):
+    if a.dtype == xp.float16:  # PyTorch scales a float16 in float32: x * 10**d rounded to float16 moves the tie
+        return xp.round(a.astype(xp.float32), decimals).astype(a.dtype)
+    return xp.round(a, decimals)
+
+
 def _div_rounded(xp, a, b, mode):
     _check_divisor(a, b)
     if mode == "floor":
         return xp.floor_divide(a, b)  # Python's a // b: 1.0 // 0.1 is 9.0, not floor(1.0 / 0.1)
     if a.dtype.kind in "iub":
-        return xp.sign(a) * xp.sign(b) * (xp.abs(a) // xp.abs(b))
+        # the floor quotient, one up where it was rounded down below zero (abs(-128) overflows int8)
+        out = xp.floor_divide(a, b)
+        return out + ((out < 0) & (xp.remainder(a, b) != 0))
     return xp.trunc(a / b)
 
 
@@ -1247,10 +1290,19 @@ def _unique(like: Tensor, index) -> Tensor:
         return Tensor._make(backend.xp(like.device).unique(index))
 
 
+def _trace_backward(grad: Tensor, sizes) -> Tensor:
+    """PyTorch's trace_backward: ``grad`` filled into the diagonal places of flat zeros, viewed
+    as the matrix (so its nodes when recorded: IndexFillBackward1, ViewBackward0)."""
+    rows, cols = sizes
+    xp = backend.xp(grad.device)
+    zeros = Tensor._make(xp.zeros(rows * cols, dtype=grad._data.dtype))
+    return zeros.index_fill_(0, Tensor._make(xp.arange(builtins.min(rows, cols)) * (cols + 1)), grad).view(rows, cols)
+
+
 def _put_back(grad: Tensor, shape, dim: int, indices) -> Tensor:
     """Zeros of ``shape`` with ``grad`` written where ``indices`` took it along ``dim``."""
     zeros = Tensor._make(backend.xp(grad.device).zeros(shape, dtype=grad._data.dtype))
-    return scatter_op(zeros, grad, dim=dim, index=indices) if shape else grad
+    return scatter_op(zeros, grad, dim=dim, index=indices)  # also for a 0-d input: a new tensor, as PyTorch's
 
 
 def _padded(shape, repeats) -> tuple:
@@ -1259,10 +1311,20 @@ def _padded(shape, repeats) -> tuple:
 
 
 def _sum_copies(grad: Tensor, repeats, shape) -> Tensor:
-    """repeat's gradient: ``grad`` seen as (copies, size) pairs per dim, summed over the copies."""
-    sizes = _padded(shape, repeats)
-    pairs = [n for r, s in zip(repeats, sizes) for n in (r, s)]
-    return grad.reshape(pairs).sum(tuple(range(0, len(pairs), 2))).reshape(shape)
+    """repeat's gradient, as PyTorch's repeat_backward (so its nodes): the leading copies summed
+    away, then each repeated dim seen as (copies, size) and summed over the copies."""
+    if 0 in repeats:
+        return Tensor._make(backend.xp(grad.device).zeros(shape, dtype=grad._data.dtype))
+    for _ in range(len(repeats) - len(shape)):
+        grad = grad.sum(0)
+    sizes, copies = [], []
+    for r, s in zip(repeats[len(repeats) - len(shape):], shape):
+        if r != 1:
+            sizes.append(r)
+            copies.append(len(sizes) - 1)
+        sizes.append(s)
+    grad = grad if tuple(grad.shape) == tuple(sizes) else grad.reshape(sizes)
+    return grad.sum(copies) if copies else grad
 
 
 def _src_grad(node: str, grad: Tensor, dim: int, index, src_shape) -> Tensor:
@@ -1374,7 +1436,7 @@ def _logit_backward(grad: Tensor, self: Tensor, eps) -> Tensor:
 
 def _sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
     """d/dx sin(pi x) / (pi x) = (pi x cos(pi x) - sin(pi x)) / (pi x²), 0 at x = 0 (PyTorch's)."""
-    scaled, denominator = self * math.pi, self * self * math.pi
+    scaled, denominator = mul_scalar_op(self, other=math.pi), mul_scalar_op(self * self, other=math.pi)
     return where(denominator == 0, 0.0, grad * (scaled * scaled.cos() - scaled.sin()) / denominator)
 
 
@@ -1403,18 +1465,16 @@ def _evenly(grad: Tensor, self: Tensor, result: Tensor) -> Tensor:
 
 
 def _scatter(grad: Tensor, shape, dim, keepdim, indices) -> Tensor:
-    """Send ``grad`` to the positions ``indices`` picked along ``dim``."""
-    if not shape:
-        return grad
-    xp = backend.xp(grad.device)
-    positions = xp.arange(shape[dim]).reshape([-1 if d == dim else 1 for d in range(len(shape))])
-    onehot = Tensor._make(positions == xp.expand_dims(indices, dim))
-    return where(onehot, grad if keepdim else grad.unsqueeze(dim), 0.0)  # not a product: inf * 0 is nan
+    """Send ``grad`` to the positions ``indices`` picked along ``dim``: a scatter into zeros, as
+    PyTorch's value_selecting_reduction_backward (not a product: inf * 0 would be nan)."""
+    if shape:  # the indices lack the reduced dim (and grad too, without keepdim); a 0-d input has none
+        grad, indices = grad if keepdim else grad.unsqueeze(dim), backend.xp(grad.device).expand_dims(indices, dim)
+    return _put_back(grad, shape, dim, indices)
 
 
 def _norm_backward(grad, self, result, p, dim, keepdim):
     """PyTorch's norm_backward, branch by branch (with its zeros at the origin and, for p < 1, at
-    the zero elements)."""
+    the zero elements), with its ops (``sgn``, so SgnBackward0 when the backward is recorded)."""
     norm = result
     if not keepdim and dim is not None and self.ndim:
         for d in sorted(dim):
@@ -1422,16 +1482,16 @@ def _norm_backward(grad, self, result, p, dim, keepdim):
     if p == 0:
         return None  # PyTorch's gradient here is undefined: nothing flows back (.grad stays None)
     if p == 1:
-        return self.sign() * grad
+        return self.sgn() * grad
     if p == 2:
         return grad * (self / norm).masked_fill(norm == 0, 0)
     if math.isinf(p):  # shared among the elements that reach the norm (or are nan)
         magnitude = self.abs()
         mask = (magnitude == norm) | magnitude.isnan()
-        return self.sign() * ((grad / (mask.sum() if dim is None else mask.sum(dim, keepdim=True))) * mask)
+        return self.sgn() * ((grad / mask.sum(() if dim is None else dim, keepdim=True)) * mask)  # () is every dim
     if p < 1:
-        return self.sign() * (self.abs() ** (p - 1)).masked_fill(self == 0, 0) * grad * norm ** (1 - p)
-    scaled = self.sign() * self.abs() ** (p - 1) if p < 2 else self * self.abs() ** (p - 2)
+        return self.sgn() * (self.abs() ** (p - 1)).masked_fill(self == 0, 0) * grad * norm ** (1 - p)
+    scaled = self.sgn() * self.abs() ** (p - 1) if p < 2 else self * self.abs() ** (p - 2)
     return scaled * (grad / norm ** (p - 1)).masked_fill(norm == 0, 0)
 
 
@@ -1769,6 +1829,8 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
                 if not b._data.ndim or a._data.flags.c_contiguous:  # (see _lay_out_as_torch)
                     return result
                 return _lay_out_as_torch(result, a, b)
+    elif not isinstance(b, Tensor) and isinstance(a, Number):  # add(2, 3.5): PyTorch makes the first a tensor
+        a = scalar_tensor(a, _operand_dtype((a,)), backend.get_default_device())
     dtype = _operand_dtype((a, b))
     if float_result and not dtype.is_floating_point:
         dtype = dtypes.get_default_dtype()
@@ -1797,7 +1859,7 @@ def _floating(a: Tensor) -> dtypes.dtype | None:
 
 def _check_tensor(value, name: str) -> Tensor:
     if not isinstance(value, Tensor):
-        raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(value).__name__}")
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(value).__name__}")
     return value
 
 
@@ -1819,8 +1881,20 @@ def sub(input, other, *, alpha: Number = 1) -> Tensor:
     return _binary(sub_op, input, other, alpha=alpha)
 
 
+def _minus_one(exponent: Tensor) -> Tensor:
+    """``exponent - 1`` in pow's gradient (SubBackward1, as in PyTorch's formula), which refuses a
+    bool exponent as PyTorch's subtraction does."""
+    _check_subtraction(exponent, 1)
+    return sub_scalar_op(exponent, other=1)
+
+
 def _check_subtraction(input, other) -> None:
     if builtins.any(x is True or x is False or isinstance(x, Tensor) and x.dtype is dtypes.bool for x in (input, other)):
+        if builtins.all(x is True or x is False or isinstance(x, Tensor) and x.dtype is dtypes.bool for x in (input, other)):
+            raise RuntimeError(
+                "Subtraction, the `-` operator, with two bool tensors is not supported. "
+                "Use the `^` or `logical_xor()` operator instead."
+            )
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying "
             "to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -1872,8 +1946,6 @@ def div(input, other, *, rounding_mode: str | None = _NOT_GIVEN) -> Tensor:
     >>> torch.div(x, 2), torch.div(x, 2, rounding_mode=None)
     (tensor([1.5000], grad_fn=<DivBackward0>), tensor([1.5000], grad_fn=<DivBackward2>))
     """
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        _check_tensor(other, "div")
     if rounding_mode is None:
         return _binary(div_none_op, input, other, float_result=True, rounding_mode=None)
     if rounding_mode is not _NOT_GIVEN:
@@ -1914,6 +1986,8 @@ def fmod(input, other) -> Tensor:
 
 
 def _modulo_of(input, other, tensor_op: Op, number_op: Op, name: str) -> Tensor:
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise _invalid_arguments(name, input, other)
     _check_division(input, other, name)
     if not isinstance(input, Tensor):  # a number % a tensor: not differentiable, as in PyTorch
         return rremainder_op(other, base=input, dtype=_modulo_dtype(input, other))
@@ -1933,7 +2007,7 @@ def _check_division(input, other, kernel: str) -> None:
     the ``kernel`` has no version for)."""
     _broadcast_first(input, other)
     if _operand_dtype((input, other)) is dtypes.bool:
-        device = (input if isinstance(input, Tensor) else other).device
+        device = input.device if isinstance(input, Tensor) else getattr(other, "device", backend.get_default_device())
         raise _no_kernel(f"{kernel}_{device.type}")
 
 
@@ -1946,6 +2020,8 @@ def pow(input, exponent) -> Tensor:  # noqa: A001
     if isinstance(exponent, backend.numpy.number):  # a NumPy scalar counts as a Python number
         exponent = exponent.item()
     if not isinstance(input, Tensor):
+        if not isinstance(exponent, Tensor):
+            raise _invalid_arguments("pow", input, exponent)
         if isinstance(input, bool) and exponent.dtype is dtypes.bool:
             raise _no_kernel("pow")
         dtype = _operand_dtype((input, exponent))
@@ -2449,6 +2525,8 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:  # noqa: A002
             hi = _as_tensor(math.inf if max is None else max, dtype, input.device)
             _broadcast_shape(input.shape, lo.shape, hi.shape)
             return _lay_out_as_torch(clamp_tensor_op(input, lo, hi, dtype=dtype), input, lo, hi)
+        # all three in the common dtype first: a pairwise maximum would promote otherwise
+        input, min, max = (None if v is None else v.to(dtype) for v in (input, min, max))
         out = input if min is None else maximum(input, min)
         return out if max is None else minimum(out, max)
     dtype = _operand_dtype([v for v in (input, min, max) if v is not None])  # an int tensor with 1.5 is float
@@ -6273,6 +6351,8 @@ def _broadcast_first(a, b) -> None:
 
 
 def _bitwise(name: str, a, b) -> Tensor:
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        raise _invalid_arguments(name, a, b)
     _broadcast_first(a, b)
     dtype = _operand_dtype((a, b))
     device = a.device if isinstance(a, Tensor) else b.device
@@ -6998,9 +7078,14 @@ def _sign_ratio(self: Tensor, result: Tensor) -> Tensor:
 
 
 def _ldexp(xp, self, other, to):
-    if other.dtype.kind in "iub":  # exact: only the exponent changes
+    if other.dtype.kind in "iu" and self.dtype.kind == "f":  # exact: only the exponent changes
         return xp.ldexp(self.astype(to, copy=False), other.astype(xp.int32)).astype(to, copy=False)
-    return (self.astype(to, copy=False) * xp.exp2(other.astype(to, copy=False))).astype(to, copy=False)
+    # PyTorch's other case: self * 2**other, with the power in other's dtype (for an integer other:
+    # the default float), or, for a float16/float64 self and a 0-d other, in the dtype of the two
+    power = other.dtype if other.dtype.kind == "f" else backend.array_dtype(dtypes.get_default_dtype())
+    if self.dtype.kind == "f" and self.dtype != xp.float32 and not other.ndim:
+        power = backend.numpy.promote_types(self.dtype, other.dtype)
+    return self.astype(to, copy=False) * xp.exp2(other.astype(power, copy=False)).astype(to, copy=False)
 
 
 def _exp2_of(exponent, like: Tensor) -> Tensor:
@@ -7090,6 +7175,8 @@ def bitwise_left_shift(input, other) -> Tensor:
     >>> torch.bitwise_left_shift(torch.tensor([1, 3]), 2)
     tensor([ 4, 12])
     """
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise _invalid_arguments("bitwise_left_shift", input, other)
     return _integer_binary("lshift", input, other, lambda xp, a, b: _shift(xp, a, b, True), bools=False)
 
 
@@ -7100,6 +7187,8 @@ def bitwise_right_shift(input, other) -> Tensor:
     >>> torch.bitwise_right_shift(torch.tensor([16, -16]), 2)
     tensor([ 4, -4])
     """
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise _invalid_arguments("bitwise_right_shift", input, other)
     return _integer_binary("rshift", input, other, lambda xp, a, b: _shift(xp, a, b, False), bools=False)
 
 
@@ -7214,6 +7303,8 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """
     _check_tensors("ldexp", ("input", input), ("other", other))
     _broadcast_shape(input.shape, other.shape)
+    if input.dtype.is_floating_point and other.dtype is dtypes.bool:  # PyTorch's kernel for integer exponents
+        raise _no_kernel(f"ldexp_{input.device.type}_exp")
     to = _operand_dtype((input, other))
     to = to if to.is_floating_point else dtypes.get_default_dtype()
     return ldexp_op(input, other, to=backend.array_dtype(to))
@@ -7221,6 +7312,8 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
 
 def ldexp_(input: Tensor, other: Tensor) -> Tensor:
     """``input.ldexp_(other)``: ldexp in place."""
+    if isinstance(input, Tensor) and not input.dtype.is_floating_point:
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {input.dtype._legacy_name}")
     return _check_tensor(input, "ldexp_")._apply_inplace(lambda s: ldexp(s, other), (other,))
 
 
@@ -7270,17 +7363,40 @@ def _in_place_method(function, name: str):
     """``x.f_(*args)``: ``f(x, *args)`` written into ``x`` (the Tensor-only in-place methods)."""
 
     def method(self: Tensor, *args, **kwargs) -> Tensor:
-        if args and isinstance(args[0], Tensor | Number):  # PyTorch checks the result type before the kernel
-            dtype = _operand_dtype((self, args[0]))
-            if dtypes._category(dtype) > dtypes._category(self.dtype):
-                raise RuntimeError(
-                    f"result type {dtype._legacy_name} can't be cast to the desired output type {self.dtype._legacy_name}"
-                )
+        def compute(s: Tensor) -> Tensor:
+            if args and isinstance(args[0], Tensor | Number):  # PyTorch's checks before the kernel's
+                _check_output(s, args[0], name)
+            return function(s, *args, **kwargs)
+
         operands = tuple(a for a in args if isinstance(a, Tensor))
-        return self._apply_inplace(lambda s: function(s, *args, **kwargs), operands)
+        return self._apply_inplace(compute, operands)
 
     method.__name__ = name
     return method
+
+
+def _output_checked(self: Tensor, other) -> Tensor:
+    """``self``, after :func:`_check_output` for ``self.f_(other)`` (an integer division or
+    remainder would raise its ZeroDivisionError before PyTorch's checks otherwise)."""
+    if isinstance(other, Tensor | Number):
+        _check_output(self, other, "")
+    return self
+
+
+def _check_output(self: Tensor, other, name: str) -> None:
+    """PyTorch's errors for ``self.f_(other)`` (after the leaf check): ``other`` must broadcast
+    to ``self``'s shape, then the result type must be one ``self`` can hold."""
+    if isinstance(other, Tensor) and other.shape != self.shape:
+        shape = _broadcast_shape(self.shape, other.shape)
+        if shape != tuple(self.shape):
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+    dtype = _operand_dtype((self, other))
+    if name == "copysign_" and not dtype.is_floating_point:  # (its result is never an integer)
+        dtype = dtypes.get_default_dtype()
+    if dtypes._category(dtype) > dtypes._category(self.dtype):
+        raise RuntimeError(
+            f"result type {dtype._legacy_name} can't be cast to the desired output type {self.dtype._legacy_name}"
+        )
 
 
 # Statistics and small products. Most are composites in PyTorch, built here from the same ops

@@ -130,6 +130,8 @@ def _lgamma(xp, x):
 def _trigamma(xp, x):
     """PyTorch's trigamma kernel step for step (reflection below 0.5, six steps up, then the
     asymptotic series): at the poles it gives PyTorch's large finite values, not SciPy's inf."""
+    if x.dtype == xp.float16:  # PyTorch's float16 kernel computes in float32 (six float16 sums drift)
+        return _trigamma(xp, x.astype(xp.float32)).astype(x.dtype)
     reflect = x < 0.5
     sin_pi_x = xp.sin(math.pi * x)
     result = xp.where(reflect, -(math.pi * math.pi) / (sin_pi_x * sin_pi_x), 0).astype(x.dtype, copy=False)
@@ -165,6 +167,8 @@ def _erfinv(xp, x):
 
 def _xlog1py(xp, x, y):
     """``x * log1p(y)``, 0 where ``x`` is 0, and NaN wherever ``y`` is NaN (PyTorch's kernel)."""
+    if y.dtype.kind == "b":  # NumPy's log1p of bools is float16
+        y = y.astype(x.dtype)
     out = xp.where(x == 0, 0, x * xp.log1p(y))
     return xp.where(xp.isnan(y), y, out).astype(out.dtype, copy=False)
 
@@ -204,7 +208,7 @@ entr_op = Op("SpecialEntrBackward0", lambda xp, self: backend.special("entr", se
 # xlog1py is 0 where self is 0; PyTorch's gradient for self is 0 there too where other <= -1.
 # A number on either side is one of PyTorch's two other overloads (nodes 1 and 2).
 xlog1py_op = Op("SpecialXlog1PyBackward0", lambda xp, self, other: _xlog1py(xp, self, other),
-                self=lambda grad, self, other: xlog1py(grad, other).masked_fill((self == 0) & (other <= -1), 0),
+                self=lambda grad, self, other: xlog1py(grad, other).masked_fill((self == 0) & (other <= -1.0), 0),
                 other=lambda grad, self, other: grad * self / add_scalar_op(other, other=1))  # fmt: skip
 xlog1py_scalar_self_op = Op("SpecialXlog1PyBackward1", lambda xp, other, *, self: _xlog1py(xp, xp.asarray(self, dtype=other.dtype), other),
                             other=lambda grad, self, other: mul_scalar_op(grad, other=self) / add_scalar_op(other, other=1))  # fmt: skip

@@ -906,6 +906,8 @@ class Tensor:
         return self._apply_inplace(lambda s: F.mul(s, other), (other,))
 
     def div_(self, other, **rounding_mode) -> Tensor:  # (given, even as None: PyTorch's DivBackward2)
+        if rounding_mode.get("rounding_mode"):  # (checked first: an integer division by zero raises)
+            return self._apply_inplace(lambda s: F.div(F._output_checked(s, other), other, **rounding_mode), (other,))
         return self._apply_inplace(lambda s: F.div(s, other, **rounding_mode), (other,))
 
     def pow_(self, exponent) -> Tensor:
@@ -1247,7 +1249,7 @@ class Tensor:
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
 
     def floor_divide_(self, other) -> Tensor:
-        return self._apply_inplace(lambda s: F.floor_divide(s, other), (other,))
+        return self._apply_inplace(lambda s: F.floor_divide(F._output_checked(s, other), other), (other,))
 
     def true_divide_(self, other) -> Tensor:
         return self.div_(other)
@@ -1526,10 +1528,10 @@ class Tensor:
         return self.floor_divide_(other)
 
     def remainder_(self, other) -> Tensor:
-        return self._apply_inplace(lambda s: F.remainder(s, other), (other,))
+        return self._apply_inplace(lambda s: F.remainder(F._output_checked(s, other), other), (other,))
 
     def fmod_(self, other) -> Tensor:
-        return self._apply_inplace(lambda s: F.fmod(s, other), (other,))
+        return self._apply_inplace(lambda s: F.fmod(F._output_checked(s, other), other), (other,))
 
     def __pow__(self, exponent):
         return F.pow(self, exponent)

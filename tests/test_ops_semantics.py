@@ -19,6 +19,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from oracle import same_error  # noqa: E402
+
 import minigrad  # noqa: E402
 
 INF, NAN = math.inf, math.nan
@@ -519,3 +521,14 @@ def test_reductions_with_two_results_are_row_major():
 
 def test_nonzero_as_tuple_gives_contiguous_vectors():
     same(lambda lib: [t.is_contiguous() for t in lib.ones(2, 3).nonzero(as_tuple=True)])
+
+
+def test_the_gradient_of_a_power_with_a_bool_exponent_refuses_as_pytorchs():
+    """pow(x, bool tensor) runs forward; its gradient subtracts 1 from the exponent, which PyTorch
+    refuses for bools (minigrad leaked NumPy's TypeError)."""
+
+    def backward(lib):
+        x = lib.ones(2, requires_grad=True)
+        lib.pow(x, lib.tensor([True, False])).sum().backward()
+
+    same_error(backward, "Subtraction, the `-` operator, with a bool tensor is not supported")

@@ -218,7 +218,7 @@ def run_backward(
 
     pop, push = heapq.heappop, heapq.heappush
     call = functools.partial(call_detecting, _call_node) if _anomaly.enabled else _call_node
-    with set_grad_enabled(create_graph), GraphTask(roots, deps, needed, accumulate):
+    with set_grad_enabled(bool(create_graph)), GraphTask(roots, deps, needed, accumulate):
         while ready:
             node = pop(ready)[2]
             grads = buffers.pop(node, None)

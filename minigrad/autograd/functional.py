@@ -230,7 +230,7 @@ def vjp(
         v = _take_v(v, outputs, is_outputs_tuple, "vjp", create_graph, "the user-provided function returns")
 
     # With create_graph the product is recorded even inside no_grad; otherwise grad mode stays as it is.
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         grads = _grad(outputs, inputs, v, create_graph=create_graph)
         grads = _zeros_where_none(grads, inputs, strict, create_graph, "back")
     outputs, grads = _finish(outputs, create_graph), _finish(grads, create_graph)
@@ -270,7 +270,7 @@ def jvp(
         u_jac = _grad(outputs, inputs, u, create_graph=True)
         _check_differentiable(u_jac, "grad_inputs", strict)
 
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         jac_v = _grad(u_jac, u, v, create_graph=create_graph)  # d(u^T J v)/du = J v
         jac_v = _zeros_where_none(jac_v, outputs, strict, create_graph, "back_trick")
     outputs, jac_v = _finish(outputs, create_graph), _finish(jac_v, create_graph)
@@ -305,7 +305,7 @@ def vhp(
         gradient = _grad(outputs, inputs, create_graph=True)  # with a graph: we differentiate it again
         _check_differentiable(gradient, "jacobian", strict)
 
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         v_hess = _grad(gradient, inputs, v, create_graph=create_graph)
         v_hess = _zeros_where_none(v_hess, inputs, strict, create_graph, "double_back")
     outputs, v_hess = _finish(outputs, create_graph), _finish(v_hess, create_graph)
@@ -344,7 +344,7 @@ def hvp(
         u = tuple(minigrad.zeros_like(t, requires_grad=True) for t in inputs)
         u_hess = _grad(gradient, inputs, u, create_graph=True)
 
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         hess_v = _grad(u_hess, u, v, create_graph=create_graph)
         hess_v = _zeros_where_none(hess_v, inputs, strict, create_graph, "double_back_trick")
     outputs, hess_v = _finish(outputs, create_graph), _finish(hess_v, create_graph)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
+import warnings
 
 
 class _State(threading.local):
@@ -41,7 +42,17 @@ class _GradMode:
         _set(self.prev)
 
     def __call__(self, func):
-        context = self._fresh  # a fresh instance per call, so recursion and threads are safe
+        context = self.clone  # a fresh instance per call, so recursion and threads are safe
+        if inspect.isclass(func):
+            warnings.warn(
+                "Decorating classes is deprecated and will be disabled in future versions. You should only "
+                "decorate functions or methods. To preserve the current behavior of class decoration, you can "
+                "directly decorate the `__init__` method and nothing else.",
+                FutureWarning,
+                stacklevel=2,
+            )
+            cls = func
+            func = lambda *args, **kwargs: cls(*args, **kwargs)  # PyTorch decorates a call of the class
         if inspect.isgeneratorfunction(func):
             return _generator_wrapper(func, context)
 
@@ -52,8 +63,8 @@ class _GradMode:
 
         return wrapper
 
-    def _fresh(self):
-        """A new context manager of this mode, for one decorated call to enter."""
+    def clone(self):
+        """A new context manager of this mode (one for each call of a decorated function)."""
         return type(self)()
 
 
@@ -90,18 +101,22 @@ class set_grad_enabled(_GradMode):  # noqa: N801
     decorator. As a call it takes effect at once (like PyTorch)."""
 
     def __init__(self, mode: bool):
+        if not isinstance(mode, bool):  # PyTorch's argument parser: not even 0 or None
+            raise TypeError(
+                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}"
+            )
         self.prev = is_grad_enabled()
-        self.mode = bool(mode)
+        self.mode = mode
         _set(self.mode)
 
     def __enter__(self) -> None:
-        pass  # already switched in __init__
+        _set(self.mode)  # again: the mode may have changed since __init__ switched it
 
     def __call__(self, func):
         _set(self.prev)  # used as a decorator: undo the switch made by __init__
         return super().__call__(func)
 
-    def _fresh(self):
+    def clone(self):
         return set_grad_enabled(self.mode)
 
 
@@ -120,11 +135,12 @@ class inference_mode(_GradMode):  # noqa: N801
 
     def __new__(cls, mode=True):
         self = super().__new__(cls)
-        # ``@inference_mode`` without parentheses passes the function straight here.
-        return self(mode) if callable(mode) else self
+        # ``@inference_mode`` without parentheses passes the function straight here (PyTorch takes
+        # anything but a bool for a function to decorate).
+        return self if isinstance(mode, bool) else self(mode)
 
     def __init__(self, mode: bool = True):
-        self.mode = True if callable(mode) else bool(mode)
+        self.mode = mode if isinstance(mode, bool) else True
 
     def __enter__(self) -> None:
         self.prev = (_state.enabled, _state.inference)
@@ -133,7 +149,7 @@ class inference_mode(_GradMode):  # noqa: N801
     def __exit__(self, *exc) -> None:
         _state.enabled, _state.inference = self.prev
 
-    def _fresh(self):
+    def clone(self):
         return inference_mode(self.mode)
 
 

@@ -45,7 +45,9 @@ from ..functions import (
     cat,
     embed,
     index_op,
+    mul_scalar_op,
     norm_op,
+    sigmoid_backward_op,
     threshold_backward_op,
     where,
     zeros_like_tensor,
@@ -237,8 +239,10 @@ softplus_backward_op = Op(
 
 
 def _softplus_second(grad: Tensor, self: Tensor, beta, threshold) -> Tensor:
-    s = (self * beta).sigmoid()
-    return where(self * beta < threshold, grad * s * (1 - s) * beta, 0.0)
+    """PyTorch's softplus_double_backward: sigmoid's slope at beta x, times beta, and times a 0/1
+    mask of beta x < threshold (a product, not a select: a nan input gives nan, as in PyTorch)."""
+    x = mul_scalar_op(self, other=beta)
+    return mul_scalar_op(sigmoid_backward_op(grad, x.sigmoid()) * (x < threshold).to(grad.dtype), other=beta)
 
 
 leaky_relu_op = Op(
@@ -325,7 +329,8 @@ def _elu(xp, x, alpha, scale, input_scale):
 
 def _elu_slope(xp, grad_output, x, alpha, scale, input_scale, is_result):
     negative = (x + alpha * scale) if is_result else xp.exp(x * input_scale) * (alpha * scale)
-    return xp.where(x > 0, grad_output * scale, grad_output * (negative * input_scale)).astype(
+    # x <= 0 picks the negative side, as PyTorch's kernel: nan takes the positive side's slope
+    return xp.where(x <= 0, grad_output * (negative * input_scale), grad_output * scale).astype(
         grad_output.dtype, copy=False
     )
 
@@ -343,10 +348,13 @@ def _elu_rule(grad: Tensor, x: Tensor, alpha, scale, input_scale, is_result: boo
 
 
 def _elu_second(grad: Tensor, x: Tensor, alpha, scale, input_scale, is_result: bool) -> Tensor:
-    """The derivative of elu's slope: 0 where positive, else input_scale**2 * scale * alpha *
-    exp(input_scale * x) (from the result: input_scale)."""
-    curve = input_scale if is_result else (x * input_scale).exp() * (input_scale * input_scale * alpha * scale)
-    return where(x > 0, 0.0, grad * curve)
+    """The derivative of elu's slope, PyTorch's elu_double_backward: the slope of ``input_scale *
+    grad`` (from the result: that alone), kept only where x < 0. So it is 0 at x = 0, and its own
+    derivative is 0 (not nan) where x is inf, as in PyTorch."""
+    scaled = mul_scalar_op(grad, other=input_scale)
+    if not is_result:
+        scaled = elu_backward_op(scaled, x, alpha=alpha, scale=scale, input_scale=input_scale, is_result=False)
+    return scaled * (x < 0).to(grad.dtype)
 
 
 elu_op = Op(

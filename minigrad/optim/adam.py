@@ -75,7 +75,7 @@ class Adam(Optimizer):
                 grad = grad.add(param, alpha=weight_decay)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)  # (as PyTorch: an inf gradient gives nan)
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         step = state["step"].item()
         bias_correction1 = 1 - beta1**step
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5
