@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     fmt = out.suffix.lstrip(".").lower()
     if fmt not in (*RENDERED, "dot", "gv"):
         parser.error(f"--out must end in .svg, .png, .pdf, .dot or .gv, got {args.out!r}")
+    for flag, value in (("--max-nodes", args.max_nodes), ("--max-depth", args.max_depth)):
+        if value is not None and value < 0:
+            parser.error(f"{flag} must not be negative, got {value}")
     namespace = run_script(Path(args.script), script_args)
     name, tensor = pick_tensor(namespace, args.tensor)
     if name is None:
@@ -51,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     drawing = (draw_backward if args.view == "backward" else draw)(tensor, **options)
     try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # as --steps does
         if fmt in RENDERED:
             out.write_bytes(drawing.pipe(format=fmt))
         else:

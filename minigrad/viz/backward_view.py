@@ -107,6 +107,11 @@ class BackwardGraph:
                 self.outputs.setdefault(nxt, set()).add(nr)
                 self.edges.append((node, i, nxt))
         self.hidden = len(reachable(self._starts()) - set(self.ids)) if budget.cut else 0
+        self.saved_before: dict = {}  # node -> its saved tensors before a traced backward freed them
+
+    def remember_saved(self) -> None:
+        """Keep what each node saved, so the steps of a trace before a node ran still show it."""
+        self.saved_before = {node: saved_entries(node) for node in self.ids if not isinstance(node, AccumulateGrad)}
 
     def _starts(self):
         for root in self.roots:
@@ -136,7 +141,7 @@ class BackwardGraph:
             kind = _kind(root)
             used.add(kind)
             rows = [style.bold(self.known.name(root) or "output"), style.multiline(style.summary(root, show_values))]
-            rows.append(style.small("backward() starts here"))
+            rows.append(style.small("backward() starts here" if root.requires_grad else "no graph: needs no grad"))
             dot.node(f"r{i}", label=style.table(rows), **style.node_attrs(KIND_COLORS[kind]))
             start = (
                 root.grad_fn if root.grad_fn is not None else (root._grad_accumulator() if root.requires_grad else None)
@@ -169,6 +174,8 @@ class BackwardGraph:
             ]
             if "intermediate" in used:
                 dot_legend.append((*style.INTERMEDIATE, "rounded", "the tensor backward() starts from"))
+            if "no_grad" in used:
+                dot_legend.append((*style.NO_GRAD, "rounded", "needs no grad (requires_grad=False): no graph"))
             if state is not None:
                 dot_legend.append((*style.CURRENT, "", "the node running at this step"))
                 dot_legend.append(("#ffffff", style.OPERATION[1], "", "white: not reached yet"))
@@ -199,7 +206,10 @@ class BackwardGraph:
         if show_saved:
             for name, value in saved_params(node).items():
                 rows.append(style.small(f"{name} = {param_text(value, show_values, name)}", "#555555"))
-            self._saved_nodes(dot, node, nid, show_values, used)
+            entries = saved_entries(node)
+            if state is not None and node not in state.freed:  # a step of a trace before it freed them
+                entries = self.saved_before.get(node, entries)
+            self._saved_nodes(dot, node, entries, nid, show_values, used)
         if state is not None and node in state.done:
             got = ", ".join(_grad_text(g, show_values) for g in state.received.get(node, ()))
             rows.append(style.esc(f"received {got}"))
@@ -216,7 +226,7 @@ class BackwardGraph:
         leaf = node.variable
         rows = [style.bold("AccumulateGrad")]
         rows.append(style.esc(f"into {self.known.name(leaf) or 'leaf'}.grad"))
-        rows.append(style.small(style.summary(leaf, show_values).replace("\n", " ")))
+        rows.append(style.small(style.one_line(style.summary(leaf, show_values))))
         grad = leaf._grad if state is None else state.leaf_grads.get(node)
         if state is not None or (show_grads and grad is not None):
             rows.append(style.esc(f"grad: {_grad_text(grad, show_values)}"))
@@ -226,8 +236,8 @@ class BackwardGraph:
         used.update(kind for kind, _ in found)
         dot.node(nid, label=style.table(rows, marks.badges(found)), **self._fill(node, style.LEAF, state, used))
 
-    def _saved_nodes(self, dot: Drawing, node, nid: str, show_values: bool, used: set[str]) -> None:
-        for k, entry in enumerate(saved_entries(node)):
+    def _saved_nodes(self, dot: Drawing, node, entries: list, nid: str, show_values: bool, used: set[str]) -> None:
+        for k, entry in enumerate(entries):
             sid = f"{nid}_s{k}"
             used.add("saved")
             rows = [style.bold(entry.name)]
@@ -239,10 +249,10 @@ class BackwardGraph:
             elif entry.state == PACKED:
                 rows.append(style.small("kept by a saved tensor hook"))
             else:
-                name = self.known.name(entry.tensor)
+                name = self.known.saved_name(node, entry)
                 if name:
                     rows.append(style.esc(f"= {name}"))
-                rows.append(style.small(style.summary(entry.tensor, show_values).replace("\n", " ")))
+                rows.append(style.small(style.one_line(style.summary(entry.tensor, show_values))))
                 if entry.state == STALE:
                     used.add("stale")
                     colors = (style.SAVED[0], "#c62828")
@@ -259,7 +269,7 @@ class BackwardGraph:
 
 
 def _grad_text(grad, show_values: bool) -> str:
-    return style.summary(grad, show_values, show_device=False).replace("\n", " ") if grad is not None else "None"
+    return style.one_line(style.summary(grad, show_values, show_device=False)) if grad is not None else "None"
 
 
 def _gradient_edge(grad, show_values: bool, current: bool, label: str | None = None) -> dict:

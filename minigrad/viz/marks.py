@@ -5,6 +5,7 @@ Each mark is a ``(kind, text)`` pair; the kind picks the badge colour and the le
 
 from __future__ import annotations
 
+from ..nn._backward_hooks import BackwardHook
 from . import style
 
 RETAINS_GRAD = "retains_grad"
@@ -15,11 +16,17 @@ BADGE_COLORS = {RETAINS_GRAD: style.RETAINS_GRAD, HOOK: style.HOOK, VERSION: sty
 
 
 def hook_name(fn) -> str:
-    """The name a hook is shown by: its function's ``__name__`` (``<lambda>`` for lambdas)."""
+    """The name a hook is shown by: its function's ``__name__`` (``<lambda>`` for lambdas); for
+    the hook ``register_full_backward_hook`` puts on a node, the module's and its hooks' names."""
+    module_hook = getattr(fn, "__self__", None)
+    if isinstance(module_hook, BackwardHook):
+        hooks = module_hook.user_pre_hooks + module_hook.user_hooks
+        inner = ", ".join(hook_name(h) for h in hooks)
+        return style.shorten(f"{type(module_hook.module).__name__} backward hooks ({inner})")
     name = getattr(fn, "__name__", None)
     if name is None:
         name = getattr(getattr(fn, "func", None), "__name__", None)  # functools.partial
-    return name or type(fn).__name__
+    return style.shorten(name or type(fn).__name__)
 
 
 def tensor_marks(tensor, node=None, output_nr: int = 0) -> list[tuple[str, str]]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from .. import dtypes
 from ..tensor import Tensor
+from . import style
 
 MAX_ALIASES = 3  # a tensor bound to several variables shows at most this many names
 
@@ -87,13 +88,14 @@ class Names:
             self._outputs.setdefault((id(tensor.grad_fn), tensor._output_nr), tensor)
 
     def name(self, tensor: Tensor | None) -> str | None:
-        """The variable name(s) of ``tensor``: ``'y'``, or ``'y, w'`` for aliases."""
+        """The variable name(s) of ``tensor``: ``'y'``, or ``'y, w'`` for aliases (each cut to
+        ``style.NAME_LIMIT`` characters)."""
         if tensor is None:
             return None
         aliases = self._names.get(id(tensor))
         if not aliases:
             return None
-        shown = ", ".join(aliases[:MAX_ALIASES])
+        shown = ", ".join(style.shorten(a) for a in aliases[:MAX_ALIASES])
         return shown + (", ..." if len(aliases) > MAX_ALIASES else "")
 
     def output(self, node, nr: int) -> Tensor | None:
@@ -106,6 +108,14 @@ class Names:
             self.add(retained)
             return retained
         return None
+
+    def saved_name(self, node, entry) -> str | None:
+        """The name of a tensor ``node`` saved; a saved output is known as that output of ``node``
+        (it is kept without the tensor object, as in PyTorch)."""
+        name = self.name(entry.tensor)
+        if name is None and entry.output_nr is not None:
+            name = self.name(self.output(node, entry.output_nr))
+        return name
 
     def named_tensors(self) -> dict[str, Tensor]:
         """Every known tensor under its first name (for callers that name tensors themselves)."""

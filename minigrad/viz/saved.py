@@ -28,6 +28,7 @@ class SavedEntry:
     state: str
     saved_version: int | None = None
     current_version: int | None = None
+    output_nr: int | None = None  # which output of its node the tensor is, for a saved output
 
 
 def saved_entries(node) -> list[SavedEntry]:
@@ -64,8 +65,8 @@ def param_text(value, show_values: bool = True, name: str | None = None) -> str:
     >>> param_text((slice(None), slice(1, None), Ellipsis, None, 0), name="key")
     '[:, 1:, ..., None, 0]'
     """
-    if backend.is_array(value):
-        return style.summary(Tensor._make(value), show_values)
+    if backend.is_array(value):  # on one line: a parameter is one row of its node
+        return style.one_line(style.summary(Tensor._make(value), show_values))
     if isinstance(value, ViewSteps):  # the views a view is taken again by, by name: 'slice → t'
         return repr(value)
     if name == "key" and isinstance(value, tuple):  # what the tensor was subscripted with
@@ -107,4 +108,4 @@ def _entry(name: str, saved: SavedTensor) -> SavedEntry:
         return SavedEntry(name, None, None, PACKED)
     tensor = saved.tensor if saved.tensor is not None else Tensor._make(saved.data)
     state = STALE if saved.counter.value != saved.version else OK
-    return SavedEntry(name, tensor, tuple(tensor.shape), state, saved.version, saved.counter.value)
+    return SavedEntry(name, tensor, tuple(tensor.shape), state, saved.version, saved.counter.value, saved.output_nr)

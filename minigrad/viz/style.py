@@ -34,11 +34,22 @@ GRADIENT_EDGE = "#c62828"
 
 SMALL = 9  # point size of secondary text
 VALUE_LIMIT = 6  # tensors with at most this many elements show their values
+NAME_LIMIT = 40  # longer names (variables, hooks) are cut, so one node does not span the picture
 
 
 def esc(text: object) -> str:
     """``text`` escaped for an HTML-like label."""
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def shorten(text: str, limit: int = NAME_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, ending in an ellipsis when it was longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def one_line(text: str) -> str:
+    """A tensor's printed values on one line: ``[[1., 2.], [3., 4.]]``."""
+    return " ".join(line.strip() for line in text.split("\n"))
 
 
 def multiline(text: str) -> str:

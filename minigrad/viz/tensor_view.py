@@ -217,7 +217,7 @@ class _TensorView:
                 state = "freed" if entry.state == FREED else "kept by a saved tensor hook"
                 rows.append(style.small(f"{what}: {state}", "#666666"))
                 continue
-            who = self.known.name(entry.tensor) or self._saved_value(entry)
+            who = self.known.saved_name(node, entry) or self._saved_value(entry)
             if entry.state == STALE:
                 self.used.add("stale")
                 text = f"{what} = {who}: changed in place (v{entry.saved_version} \u2192 v{entry.current_version})"

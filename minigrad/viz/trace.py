@@ -88,6 +88,7 @@ def trace_backward(root: Tensor, gradient: Tensor | None = None, retain_graph: b
     engine._check_outputs([root])
     (start,) = engine._make_grads([root], [gradient])
     graph = BackwardGraph((root,), known, Budget(DEFAULT_MAX_NODES, None))
+    graph.remember_saved()
     recorder = _Recorder(known)
     starts = [root.grad_fn if root.grad_fn is not None else root._grad_accumulator()]
     wrapped = _wrap_hooks(reachable(starts), recorder)
@@ -157,17 +158,18 @@ class Trace:
             return f"Start: backward() begins with the gradient {_text(self.gradient)} at the output"
         frame = self.frames[step - 1]
         name = self.graph.known.name
-        parts = []
-        for h in frame.hooks:
-            call = f"{h.name}({_text(h.grad)})" if h.grad is not None else h.name
-            parts.append(
-                f"{h.kind} {call} fired" + (f", returned {_text(h.returned)}" if h.returned is not None else "")
-            )
+        # tensor hooks and prehooks run before the node, node hooks and post-accumulate hooks after
+        before = [h for h in frame.hooks if h.kind in ("tensor", "prehook")]
+        after = [h for h in frame.hooks if h.kind not in ("tensor", "prehook")]
+        parts = [_hook_text(h) for h in before]
         if isinstance(frame.node, AccumulateGrad):
             for acc in frame.accumulated:
                 parts.append(
                     f"added {_text(acc.grad)} into {acc.name or 'the leaf'}.grad, which is now {_text(acc.total)}"
                 )
+            if not frame.accumulated:  # a custom backward returned None for this input
+                leaf = name(frame.node.variable) or "the leaf"
+                parts.append(f"received None: {leaf}.grad is left as it was")
         else:
             parts.append("received " + ", ".join(_text(g) for g in frame.grad_outputs))
             sent = []
@@ -178,6 +180,7 @@ class Trace:
                 parts.append("sent " + ", ".join(sent))
             for acc in frame.accumulated:
                 parts.append(f"{acc.name or 'its output'}.grad (retained) is now {_text(acc.total)}")
+        parts += [_hook_text(h) for h in after]
         return f"Step {step} of {len(self.frames)}: {frame.name} " + "; ".join(parts)
 
     def save(self, path, format: str = "svg", **options) -> list[str]:  # noqa: A002 - graphviz's name
@@ -275,5 +278,10 @@ def _copy(t):
     return t.detach().clone() if isinstance(t, Tensor) else None
 
 
+def _hook_text(h: HookCall) -> str:
+    call = f"{h.name}({_text(h.grad)})" if h.grad is not None else h.name
+    return f"{h.kind} {call} fired" + (f", returned {_text(h.returned)}" if h.returned is not None else "")
+
+
 def _text(t) -> str:
-    return style.summary(t, show_device=False).replace("\n", " ") if isinstance(t, Tensor) else "None"
+    return style.one_line(style.summary(t, show_device=False)) if isinstance(t, Tensor) else "None"

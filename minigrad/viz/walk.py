@@ -25,7 +25,7 @@ class Budget:
 
     def __init__(self, max_nodes: int | None, max_depth: int | None):
         for name, value in (("max_nodes", max_nodes), ("max_depth", max_depth)):
-            if value is not None and (not isinstance(value, int) or value < 0):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise ValueError(f"{name} must be a non-negative int or None, got {value!r}")
         self.max_nodes = max_nodes
         self.max_depth = max_depth
