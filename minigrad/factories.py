@@ -5,11 +5,10 @@ from __future__ import annotations
 import builtins
 import math
 import operator
-import warnings
 from collections.abc import Sequence
 from numbers import Number
 
-from . import backend, dtypes
+from . import _warn, backend, dtypes
 from .tensor import Tensor
 
 
@@ -191,11 +190,10 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None, requires_gra
     """
     device = backend.as_device(device)
     if isinstance(data, Tensor):
-        warnings.warn(
+        _warn.warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
             "or sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
             UserWarning,
-            stacklevel=2,
         )
         return _finish(backend.convert(data._data, device, dtype or data.dtype), requires_grad)
     if dtype is not None:
@@ -818,11 +816,10 @@ def asarray(obj, *, dtype=None, device=None, copy: bool | None = None, requires_
         # for requires_grad=False and kept as it is for True.
         if requires_grad is None:
             if obj.requires_grad if isinstance(obj, Tensor) else False:
-                warnings.warn(
+                _warn.warn(
                     "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of False. "
                     "Pass requires_grad=False explicitly to get the old behavior and silence this warning.",
                     UserWarning,
-                    stacklevel=2,
                 )
         elif t.is_leaf:
             t.requires_grad_(requires_grad)

@@ -17,9 +17,8 @@ tensor([2., 3.])
 from __future__ import annotations
 
 import math
-import warnings
 
-from . import backend, dtypes
+from . import _warn, backend, dtypes
 from . import functions as F
 from .autograd.grad_mode import is_grad_enabled, no_grad
 from .autograd.op import Op
@@ -617,11 +616,10 @@ def triangular_solve(
     tensor([[2.],
             [1.]])
     """
-    warnings.warn(
+    _warn.warn(
         "torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangular and will be removed in a "
         "future PyTorch release.",
         UserWarning,
-        stacklevel=2,
     )
     if b.ndim < 2:
         raise RuntimeError(
@@ -779,11 +777,10 @@ def torch_cholesky(A: Tensor, upper: bool = False) -> Tensor:
     tensor([[2., 1.],
             [0., 2.]])
     """
-    warnings.warn(
+    _warn.warn(
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
         "release.",
         UserWarning,
-        stacklevel=2,
     )
     _check_cholesky("cholesky", A)
     return _torch_cholesky_op(A, upper=upper, name="cholesky")
@@ -956,10 +953,9 @@ def torch_qr(input: Tensor, some: bool = True) -> tuple[Tensor, Tensor]:
     tensor([[1., 0.],
             [0., 1.]])
     """
-    warnings.warn(
+    _warn.warn(
         "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.",
         UserWarning,
-        stacklevel=2,
     )
     return return_types_qr(*qr(input, "reduced" if some else "complete"))
 
@@ -1949,14 +1945,13 @@ def torch_lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
     >>> torch.lu(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))[1]
     tensor([2, 2], dtype=torch.int32)
     """
-    warnings.warn(
+    _warn.warn(
         "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed "
         "in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\n"
         "LU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
         "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
         "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)",
         UserWarning,
-        stacklevel=2,
     )
     LU, pivots, infos = lu_factor_ex(A, pivot=pivot)
     return return_types__lu_with_info(LU, pivots, infos) if get_infos else (LU, pivots)
@@ -1971,12 +1966,11 @@ def torch_lu_solve(b: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
     tensor([[1.],
             [1.]])
     """
-    warnings.warn(
+    _warn.warn(
         "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future PyTorch "
         "release.\nNote that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\n"
         "should be replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)",
         UserWarning,
-        stacklevel=2,
     )
     return lu_solve(LU_data, LU_pivots, b)
 

@@ -10,9 +10,9 @@ receives the inputs' gradients last (``grad_input``: the backward hooks run ther
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
+from .. import _warn
 from ..autograd.function import Function
 from ..autograd.grad_mode import is_grad_enabled
 from ..tensor import Tensor
@@ -112,12 +112,11 @@ class BackwardHook:
         grad_outputs = self.grad_outputs
         if self.input_tensors_index is None:
             # no input requires grad: the backward hooks run here, with no input gradients
-            warnings.warn(
+            _warn.warn(
                 "Full backward hook is firing when gradients are computed with respect to module outputs since "
                 "no inputs require gradients. See "
                 "https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.register_full_backward_hook "
                 "for more details.",
-                stacklevel=5,
             )
             grad_inputs = (None,) * self.n_inputs
             for hook in self.user_hooks:

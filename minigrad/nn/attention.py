@@ -17,8 +17,8 @@ C++ records it (``mul.Scalar``, ``MulBackward1``; from Python ``x * 0.5`` is ``M
 from __future__ import annotations
 
 import math
-import warnings
 
+from .. import _warn
 from .. import functions as _F
 from ..autograd.op import Op
 from ..factories import ones, zeros, zeros_like
@@ -204,9 +204,8 @@ def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_ty
     if mask.dtype is not _F.dtypes.bool and not mask.dtype.is_floating_point:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype is not other_type:
-        warnings.warn(
+        _warn.warn(
             f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both instead.",
-            stacklevel=3,
         )
     if not mask.dtype.is_floating_point:
         mask = zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))

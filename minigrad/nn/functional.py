@@ -11,9 +11,8 @@ import functools
 import inspect
 import math
 import numbers
-import warnings
 
-from .. import backend, dtypes
+from .. import _warn, backend, dtypes
 from .. import functions as _F
 from ..autograd.grad_mode import is_grad_enabled, no_grad
 from ..factories import arange, full_like, ones, ones_like, zeros, zeros_like
@@ -286,11 +285,10 @@ def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation,
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
     if any(extra):
-        warnings.warn(
+        _warn.warn(
             "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
             "input be created",
             UserWarning,
-            stacklevel=3,
         )
         input = pad(input, tuple(v for e in reversed(extra) for v in (0, e)))  # F.pad lists the last dim first
     return _ops.convolution_op(
@@ -1179,10 +1177,9 @@ def tanh(input: Tensor) -> Tensor:
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
-    warnings.warn(
+    _warn.warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
         UserWarning,
-        stacklevel=stacklevel,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -1289,20 +1286,18 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     """
     _check_probability(p)
     if input.ndim not in (3, 4):
-        warnings.warn(
+        _warn.warn(
             f"dropout2d: Received a {input.ndim}-D input to dropout2d, which is deprecated and will result in an "
             "error in a future release. To retain the behavior and silence this warning, please use dropout "
             "instead. Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial "
             "dimensions, a channel dimension, and an optional batch dimension (i.e. 3D or 4D inputs).",
-            stacklevel=2,
         )
     if input.ndim == 3:
-        warnings.warn(
+        _warn.warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is "
             "desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will "
             "change in a future release to interpret the input as one without a batch dimension, i.e. shape "
             "(C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
-            stacklevel=2,
         )
     return _dropout(input, p, training, inplace, feature=True)
 
@@ -1875,23 +1870,19 @@ def interpolate(
 
 def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:
     """Deprecated name of :func:`interpolate` (PyTorch warns; so does minigrad)."""
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2)
+    _warn.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 def upsample_nearest(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: :func:`interpolate` with mode 'nearest'."""
-    warnings.warn(
-        "`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2
-    )
+    _warn.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 def upsample_bilinear(input: Tensor, size=None, scale_factor=None) -> Tensor:
     """Deprecated: :func:`interpolate` with mode 'bilinear' and ``align_corners=True``."""
-    warnings.warn(
-        "`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=2
-    )
+    _warn.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.")
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
@@ -2064,10 +2055,9 @@ def _reduction(size_average, reduce, reduction: str) -> str:
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = "none" if not reduce else ("mean" if size_average else "sum")
-        warnings.warn(
+        _warn.warn(
             f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
             UserWarning,
-            stacklevel=3,
         )
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
@@ -2229,11 +2219,10 @@ def _weight_array(weight: Tensor | None, input: Tensor, function: str, name: str
 
 def _warn_if_shapes_differ(input: Tensor, target: Tensor) -> None:
     if target.shape != input.shape:
-        warnings.warn(
+        _warn.warn(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
             "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning,
-            stacklevel=3,
         )
 
 
@@ -2482,12 +2471,11 @@ def kl_div(
         used = _reduction(size_average, reduce, reduction)
     else:
         if reduction == "mean":
-            warnings.warn(
+            _warn.warn(
                 "reduction: 'mean' divides the total loss by both the batch size and the support size."
                 "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
                 "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
                 UserWarning,
-                stacklevel=2,
             )
         used = "sum" if reduction == "batchmean" else _reduction(None, None, reduction)
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
@@ -3222,12 +3210,11 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     """
     _check_probability(p)
     if input.ndim not in (4, 5):
-        warnings.warn(
+        _warn.warn(
             f"dropout3d: Received a {input.ndim}-D input to dropout3d, which is deprecated and will result in an "
             "error in a future release. To retain the behavior and silence this warning, please use dropout "
             "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
             "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
-            stacklevel=2,
         )
     if input.ndim != 5:  # as a batch of one (in place: through a view of the input)
         batch = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)

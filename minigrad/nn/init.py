@@ -9,10 +9,9 @@ PyTorch's FutureWarning.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 
-from .. import backend
+from .. import _warn, backend
 from ..autograd.grad_mode import no_grad
 from ..factories import randperm
 from ..tensor import Tensor
@@ -119,7 +118,7 @@ def _is_empty(tensor: Tensor) -> bool:
     """True (with PyTorch's warning, pointing at the caller's line) for a tensor with no elements,
     which the Kaiming initialisations leave alone: its fan may be 0."""
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        _warn.warn("Initializing zero-element tensors is a no-op")
         return True
     return False
 
@@ -190,10 +189,9 @@ def trunc_normal_(
     True
     """
     if (mean < a - 2 * std) or (mean > b + 2 * std):
-        warnings.warn(
+        _warn.warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
             "The distribution of values may be incorrect.",
-            stacklevel=2,
         )
     low, high = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
     with no_grad():
@@ -259,9 +257,7 @@ def _make_deprecate(method: Callable) -> Callable:
     old_name = new_name[:-1]
 
     def deprecated_init(*args, **kwargs):
-        warnings.warn(
-            f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning, stacklevel=2
-        )
+        _warn.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning)
         return method(*args, **kwargs)
 
     deprecated_init.__doc__ = f"Deprecated: use :func:`{new_name}`."

@@ -15,12 +15,11 @@ by module through ``_save_to_state_dict``/``_load_from_state_dict``, which a sub
 
 from __future__ import annotations
 
-import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .. import backend, dtypes
+from .. import _warn, backend, dtypes
 from ..autograd.grad_mode import no_grad
 from ..factories import empty_like
 from ..hooks import RemovableHandle, add_hook
@@ -159,10 +158,9 @@ class Module:
                 result = self._run_forward_hook(hook_id, hook, args, kwargs, result)
             if backward_hook is not None:
                 if not isinstance(result, Tensor | tuple):
-                    warnings.warn(
+                    _warn.warn(
                         "For backward hooks to be called, module output should be a Tensor or a tuple of Tensors "
                         f"but received {type(result)}",
-                        stacklevel=2,
                     )
                 result = backward_hook.setup_output_hook(result)
             return result
@@ -174,10 +172,9 @@ class Module:
                 try:
                     result = self._run_forward_hook(hook_id, hook, args, kwargs, result)
                 except Exception as e:
-                    warnings.warn(
+                    _warn.warn(
                         "module forward hook with ``always_call=True`` raised an exception that was silenced "
                         f"as another error was raised in forward: {e}",
-                        stacklevel=2,
                     )
             raise
 
@@ -567,11 +564,10 @@ class Module:
         The result's ``_metadata`` holds each module's ``_version`` (``load_state_dict`` reads it).
         """
         if args:  # PyTorch still takes (destination, prefix, keep_vars) by position, with a warning
-            warnings.warn(
+            _warn.warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
                 "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict for details.",
                 FutureWarning,
-                stacklevel=2,
             )
             destination = args[0] if destination is None else destination
             prefix = args[1] if len(args) > 1 and prefix == "" else prefix

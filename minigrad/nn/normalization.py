@@ -9,9 +9,7 @@ evaluation: ``model.eval()`` switches it to them.
 
 from __future__ import annotations
 
-import warnings
-
-from .. import dtypes
+from .. import _warn, dtypes
 from ..factories import empty, ones, tensor, zeros
 from ..tensor import Tensor
 from . import functional as F
@@ -306,10 +304,9 @@ class _InstanceNorm(_BatchNorm):
                     f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), "
                     f"but got: {input.shape[feature_dim]}."
                 )
-            warnings.warn(
+            _warn.warn(
                 f"input's size at dim={feature_dim} does not match num_features. You can silence this warning by "
                 "not passing in num_features, which is not used because affine=False",
-                stacklevel=2,
             )
         if input.ndim == self._unbatched:  # one sample: as a batch of one
             return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
+from .. import _warn
 from .. import functions as _F
 from ..factories import empty, zeros
 from ..tensor import Tensor
@@ -270,10 +270,9 @@ class RNNBase(Module):
                 "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"
             )
         if dropout > 0 and num_layers == 1:
-            warnings.warn(
+            _warn.warn(
                 "dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects "
                 f"num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
-                stacklevel=2,
             )
         for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool)):
             if not isinstance(value, kind):

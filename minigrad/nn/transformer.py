@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import copy
 import math
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from .. import _warn
 from .. import functions as _F
 from ..autograd.grad_mode import is_grad_enabled
 from ..factories import arange, full
@@ -359,9 +359,7 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why_not = _why_no_nested_tensor(encoder_layer)
         if enable_nested_tensor and why_not:
-            warnings.warn(
-                f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}", stacklevel=2
-            )
+            _warn.warn(f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}")
             self.use_nested_tensor = False
 
     def forward(

@@ -31,13 +31,13 @@ from __future__ import annotations
 import functools
 import math
 import types
-import warnings
 import weakref
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
+from .. import _warn
 from .optimizer import Optimizer
 
 __all__ = [
@@ -186,26 +186,24 @@ class LRScheduler:
     def _warn_if_not_stepping(self) -> None:
         # get_lr is the rule of one step (it may depend on the lr now): reading it is not reading the lr.
         if not self._get_lr_called_within_step:
-            warnings.warn(
+            _warn.warn(
                 "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
                 UserWarning,
-                stacklevel=3,
             )
 
     def step(self, epoch: int | None = None) -> None:
         """Move to the next epoch and set its learning rates (call it after ``optimizer.step()``)."""
         if self._step_count == 1:  # the first call after the constructor's own step
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(
+                _warn.warn(
                     "Seems like `optimizer.step()` has been overridden after learning rate scheduler "
                     "initialization. Please, make sure to call `optimizer.step()` before "
                     "`lr_scheduler.step()`. See more details at "
                     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                     UserWarning,
-                    stacklevel=2,
                 )
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(
+                _warn.warn(
                     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. "
                     "In PyTorch 1.1.0 and later, you should call them in the opposite order: "
                     "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this "
@@ -213,11 +211,10 @@ class LRScheduler:
                     "See more details at "
                     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                     UserWarning,
-                    stacklevel=2,
                 )
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch: int | None = None) -> None:
@@ -954,7 +951,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn.warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current

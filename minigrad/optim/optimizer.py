@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import dtypes
+from .. import _warn, dtypes
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..functions import typename
 from ..hooks import RemovableHandle
@@ -241,11 +240,10 @@ class Optimizer:
                 f"cannot add param group {'with' if named else 'without'} names to the optimizer"
             )
         if len({id(p) for p in params}) != len(params):
-            warnings.warn(
+            _warn.warn(
                 "optimizer contains a parameter group with duplicate parameters; in future, this will cause an error; "
                 "see github.com/pytorch/pytorch/issues/40967 for more information",
                 UserWarning,
-                stacklevel=3,
             )
         existing = {id(p) for g in self.param_groups for p in g["params"]}
         if existing & {id(p) for p in params}:

@@ -19,11 +19,10 @@ from __future__ import annotations
 import copy
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .. import backend, dtypes
+from .. import _warn, backend, dtypes
 from ..autograd.grad_mode import no_grad
 from ..factories import tensor
 from ..nn.module import Module
@@ -322,10 +321,9 @@ class SWALR(LRScheduler):
         """The learning rates of this step: the previous step's rate recovered from the group's
         ``lr``, moved on to this step's point of the anneal."""
         if not self._get_lr_called_within_step:
-            warnings.warn(
+            _warn.warn(
                 "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
                 UserWarning,
-                stacklevel=2,
             )
         step = self._step_count - 1
         if self.anneal_epochs == 0:

@@ -20,10 +20,10 @@ Both restore the random generators' states before running the function again (wi
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from .. import _warn
 from .. import random as _random
 from ..autograd import engine
 from ..autograd.function import Function
@@ -65,13 +65,12 @@ def checkpoint(
     tensor([ 1.2534, -1.0331])
     """
     if use_reentrant is None:
-        warnings.warn(
+        _warn.warn(
             "torch.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting "
             "in PyTorch 2.9, calling checkpoint without use_reentrant will raise an exception. "
             "use_reentrant=False is recommended, but if you need to preserve the current default "
             "behavior, you can pass use_reentrant=True. Refer to docs for more details on the "
             "differences between the two variants.",
-            stacklevel=2,
         )
         use_reentrant = True
     if use_reentrant:
@@ -101,13 +100,12 @@ def checkpoint_sequential(functions, segments: int, input: Tensor, use_reentrant
     tensor([0.0591, 0.0591])
     """
     if use_reentrant is None:
-        warnings.warn(
+        _warn.warn(
             "torch.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed "
             "explicitly. In version 2.9 we will raise an exception if use_reentrant is not passed. "
             "use_reentrant=False is recommended, but if you need to preserve the current default "
             "behavior, you can pass use_reentrant=True. Refer to docs for more details on the "
             "differences between the two variants.",
-            stacklevel=2,
         )
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
@@ -162,7 +160,7 @@ class CheckpointFunction(Function):
     @staticmethod
     def forward(ctx, run_function: Callable, preserve_rng_state: bool, *args):
         if not any(a.requires_grad for a in args if isinstance(a, Tensor)):
-            warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=2)
+            _warn.warn("None of the inputs have requires_grad=True. Gradients will be None")
         ctx.run_function = run_function
         ctx.rng_states = _rng_states() if preserve_rng_state else None
         # Tensors are saved (so in-place changes are caught); other arguments kept as they are.

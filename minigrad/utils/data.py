@@ -26,11 +26,10 @@ import collections.abc
 import copy
 import itertools
 import math
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from .. import dtypes, factories, functions
+from .. import _warn, dtypes, factories, functions
 from ..tensor import Tensor
 
 __all__ = [
@@ -249,9 +248,7 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None) -> lis
             counts[i % len(counts)] += 1
         for i, count in enumerate(counts):
             if count == 0:
-                warnings.warn(
-                    f"Length of split at index {i} is 0. This might result in an empty dataset.", stacklevel=2
-                )
+                _warn.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
         lengths = counts
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")

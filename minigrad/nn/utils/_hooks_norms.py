@@ -7,9 +7,9 @@ attribute) from parameters ``weight_g`` and ``weight_v`` (or ``weight_orig`` and
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+from ... import _warn
 from ...autograd.grad_mode import no_grad
 from ...functions import dot, mv
 from ...tensor import Tensor
@@ -35,10 +35,9 @@ class WeightNorm:
 
     @staticmethod
     def apply(module: Module, name: str, dim: int | None) -> WeightNorm:
-        warnings.warn(
+        _warn.warn(
             "`torch.nn.utils.weight_norm` is deprecated in favor of `torch.nn.utils.parametrizations.weight_norm`.",
             FutureWarning,
-            stacklevel=3,
         )
         for hook in module._forward_pre_hooks.values():
             if isinstance(hook, WeightNorm) and hook.name == name:
