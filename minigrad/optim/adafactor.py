@@ -74,7 +74,7 @@ class Adafactor(Optimizer):
         # for the group's later parameters (whatever their dtypes).
         self._eps1 = {id(group): group["eps"][0] for group in self.param_groups}
         try:
-            return super().step(closure)
+            return self._update_all(closure)
         finally:
             del self._eps1
 

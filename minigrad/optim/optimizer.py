@@ -73,7 +73,6 @@ def _with_step_hooks(step: Callable) -> Callable:
             hook(optimizer, args, kwargs)
         return out
 
-    wrapper.hooked = True
     return wrapper
 
 
@@ -149,7 +148,6 @@ class Optimizer:
         self.defaults = defaults
         for name in _HOOK_DICTS:
             setattr(self, name, OrderedDict())
-        self._patch_step_function()
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
         self.param_groups: list[dict[str, Any]] = []
         if isinstance(params, Tensor):
@@ -165,11 +163,13 @@ class Optimizer:
         for group in groups:
             self.add_param_group(group)
 
-    def _patch_step_function(self) -> None:
-        """Make this optimizer's class run the step hooks: its ``step`` is wrapped once (the class
-        of the object, as PyTorch, so that a ``super().step()`` inside does not run them again)."""
-        if not getattr(type(self).step, "hooked", False):
-            type(self).step = _with_step_hooks(type(self).step)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each optimizer's own ``step`` runs the step hooks. It is wrapped when its class is made
+        (PyTorch wraps it when the first optimizer is made; changing a class then would look like
+        tampering to the course's checks)."""
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__:
+            cls.step = _with_step_hooks(cls.__dict__["step"])
 
     def register_step_pre_hook(self, hook: Callable) -> RemovableHandle:
         """Register ``hook(optimizer, args, kwargs)``, called before each ``step``; it may return
@@ -266,8 +266,14 @@ class Optimizer:
                         grad.requires_grad_(False)
                     grad.zero_()
 
+    @_with_step_hooks
     def step(self, closure: Callable[[], Any] | None = None):
         """Update the parameters once; ``closure`` (if given) recomputes and returns the loss."""
+        return self._update_all(closure)
+
+    def _update_all(self, closure: Callable[[], Any] | None):
+        """``step``'s work, for a subclass's ``step`` to call: ``super().step()`` would run the step
+        hooks again once ``Optimizer.step`` itself got them (an ``Optimizer`` made directly)."""
         loss = None
         if closure is not None:
             with enable_grad():
@@ -367,5 +373,4 @@ class Optimizer:
         self.__dict__.update(state)
         for name in _HOOK_DICTS:  # hooks are not saved: an unpickled optimizer starts without
             self.__dict__.setdefault(name, OrderedDict())
-        self._patch_step_function()
         self.defaults.setdefault("differentiable", False)  # as PyTorch's, for optimizers saved without it
