@@ -10,7 +10,8 @@ wrong: the operation and the input, or the node of the graph.
 - :func:`check_rule` -- a derivative rule such as ``vjp_mul(grad, a, b) -> (grad_a, grad_b)``;
 - :func:`graded_alone` -- a check run again with a correct ``unbroadcast`` or
   ``topological_order`` when it fails with the student's, so that one slip is not graded twice
-  (assignment 06 uses it too, for its ``hvp`` and ``hessian``);
+  (assignment 06 uses it too, for its ``hvp`` and ``hessian``, and 08 for its ``make_model`` and
+  ``train_step``);
 - :func:`check_topological_order` -- ``topological_order(root)`` on the notebook's graphs;
 - :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node.
 
@@ -34,6 +35,8 @@ import threading
 from collections.abc import Callable, Iterator
 
 import minigrad as torch
+import minigrad.nn.functional as F
+from minigrad import nn
 
 __all__ = [
     "Node",
@@ -678,11 +681,28 @@ def _correct_hessian(f, x):
     return torch.stack([_correct_hvp(f, x, unit[i]) for i in range(x.numel())])
 
 
+def _correct_make_model():
+    """Assignment 08, exercise 1: a new model, (n, 64) pixels -> (n, 10) logits, its starting
+    weights drawn from minigrad's random numbers (so ``torch.manual_seed`` fixes them)."""
+    return nn.Sequential(nn.Linear(64, 32), nn.ReLU(), nn.Linear(32, 10))
+
+
+def _correct_train_step(model, optimizer, x, y):
+    """Assignment 08, exercise 3: one step with the optimizer given; the loss before it, as a float."""
+    optimizer.zero_grad()
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
 _CORRECT = {
     "unbroadcast": _correct_unbroadcast,
     "topological_order": _correct_topological_order,
     "hvp": _correct_hvp,
     "hessian": _correct_hessian,
+    "make_model": _correct_make_model,
+    "train_step": _correct_train_step,
 }
 
 
@@ -738,7 +758,8 @@ def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[],
 
     ``name`` is ``"unbroadcast"`` (which the rules of exercise 2 of 07 call) or
     ``"topological_order"`` (which ``backward`` calls); in 06, ``"hvp"`` (which ``hessian`` may
-    call) or ``("hessian", "hvp")`` (which ``newton_step`` calls): a tuple lends several at once.
+    call) or ``("hessian", "hvp")`` (which ``newton_step`` calls); in 08,
+    ``("make_model", "train_step")`` (which ``train`` calls): a tuple lends several at once.
     ``namespace`` is the notebook's ``globals()``. The check passes if either run passes, so a
     slip in the helper costs the points of the helper's own exercise once, and an answer that
     only works with its own helper still counts. When both runs fail, the first error is raised

@@ -190,7 +190,9 @@ CELLS = [
         Write `make_model()`: it returns a **new** model each time it is called, mapping a batch
         of shape `(n, 64)` to logits of shape `(n, 10)`, with at least one hidden layer and a
         nonlinearity. Keep it small (at most 100,000 parameters) so that training takes seconds:
-        one hidden layer of 32 to 128 units is plenty.
+        one hidden layer of 32 to 128 units is plenty. Its random starting weights must come from
+        minigrad's random numbers (the `nn` layers draw them there), so that after
+        `torch.manual_seed(s)` it always builds the same model: exercise 5 relies on it.
         """,
     ),
     answer(
@@ -228,7 +230,37 @@ CELLS = [
                     return nn.Linear(64, 10)
                 """,
                 ["ex1_hidden"],
-            )
+            ),
+            # The same model at every call ("to be quick"): train(seed=1) run twice trains it on
+            # from where the first run left it. Only ex1 loses points: ex5 is graded with a
+            # correct make_model lent when train fails with this one.
+            mistake(
+                """
+                import functools
+
+
+                @functools.cache
+                def make_model():
+                    return nn.Sequential(nn.Linear(64, 32), nn.ReLU(), nn.Linear(32, 10))
+                """,
+                ["ex1_hidden"],
+            ),
+            # Starting weights from numpy's random numbers, which torch.manual_seed does not fix:
+            # the same seed gives another run. Only ex1 loses points (ex5 is graded alone).
+            mistake(
+                """
+                import numpy as np
+
+
+                def make_model():
+                    model = nn.Sequential(nn.Linear(64, 64), nn.ReLU(), nn.Linear(64, 10))
+                    with torch.no_grad():
+                        for p in model.parameters():
+                            p.copy_(torch.tensor(np.random.normal(0.0, 0.1, tuple(p.shape)), dtype=torch.float32))
+                    return model
+                """,
+                ["ex1_hidden"],
+            ),
         ],
     ),
     tests(
@@ -248,7 +280,7 @@ CELLS = [
     tests(
         "ex1_hidden",
         """
-        # Graded (hidden tests): a new model per call, size, a nonlinearity.
+        # Graded (hidden tests): a new model per call, size, a nonlinearity, the seed.
         _m1, _m2 = make_model(), make_model()
         ### BEGIN HIDDEN TESTS
         _p1, _p2 = list(_m1.parameters()), list(_m2.parameters())
@@ -259,6 +291,15 @@ CELLS = [
             _u, _v = x_train[:20], x_train[20:40]
             _gap = _m1(_u + _v) - _m1(_u) - _m1(_v) + _m1(torch.zeros_like(_u))
         check(bool((_gap.abs() > 1e-4).any()), "the model is affine: it needs a nonlinearity between layers")
+        torch.manual_seed(8)
+        _s1 = make_model()
+        torch.manual_seed(8)
+        _s2 = make_model()
+        check(
+            all(torch.equal(_a, _b) for _a, _b in zip(_s1.parameters(), _s2.parameters())),
+            "after the same torch.manual_seed, make_model() must build the same starting weights: "
+            "draw them with minigrad's random numbers (the nn layers do)",
+        )
         ### END HIDDEN TESTS
         """,
         points=2,
@@ -434,7 +475,36 @@ CELLS = [
                 return float(loss)
             """,
         ],
+        # Each mistake costs ex3 only, although train uses it: ex5 is graded with a correct
+        # train_step (and make_model) lent when train fails with the student's.
         mistakes=[
+            # Its own optimizer, made anew at every call; plain SGD trains too slowly for 90 %.
+            mistake(
+                """
+                def train_step(model, optimizer, x, y):
+                    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+                    optimizer.zero_grad()
+                    loss = F.cross_entropy(model(x), y)
+                    loss.backward()
+                    optimizer.step()
+                    return loss.item()
+                """,
+                ["ex3_hidden"],
+            ),
+            # A new optimizer of the same kind at every call: right for plain SGD, but Adam
+            # forgets its running averages at every step.
+            mistake(
+                """
+                def train_step(model, optimizer, x, y):
+                    fresh = type(optimizer)(model.parameters(), **optimizer.defaults)
+                    fresh.zero_grad()
+                    loss = F.cross_entropy(model(x), y)
+                    loss.backward()
+                    fresh.step()
+                    return loss.item()
+                """,
+                ["ex3_hidden"],
+            ),
             # Never clears .grad: each step uses the sum of all gradients so far.
             mistake(
                 """
@@ -444,8 +514,8 @@ CELLS = [
                     optimizer.step()
                     return loss.item()
                 """,
-                ["ex3_hidden", "ex5_visible", "ex5_hidden"],
-            )
+                ["ex3_hidden"],
+            ),
         ],
     ),
     tests(
@@ -476,7 +546,7 @@ CELLS = [
         "ex3_hidden",
         QUIET_SCALAR_OF_GRAD,
         """
-        # Graded (hidden tests): stale gradients, the exact update, the optimizer given.
+        # Graded (hidden tests): stale gradients, the exact update, the optimizer given (kept across steps).
         torch.manual_seed(4)
         _a = nn.Sequential(nn.Linear(64, 6), nn.Tanh(), nn.Linear(6, 10))
         _b = nn.Sequential(nn.Linear(64, 6), nn.Tanh(), nn.Linear(6, 10))
@@ -500,6 +570,20 @@ CELLS = [
         for _ in range(10):
             _later = train_step(_a, _adam, x_train[:128], y_train[:128])
         check(_later < _first, "ten Adam steps on one batch must lower its loss")
+        # The same eleven steps with one Adam: it keeps running averages from step to step.
+        _ref_adam = torch.optim.Adam(_b.parameters(), lr=0.05)
+        for _ in range(11):
+            _ref_adam.zero_grad()
+            F.cross_entropy(_b(x_train[:128]), y_train[:128]).backward()
+            _ref_adam.step()
+        for (_name, _p), _q in zip(_a.named_parameters(), _b.parameters()):
+            check_close(
+                _p,
+                _q,
+                f"parameter {_name} after eleven steps with one Adam: use the optimizer you are given at "
+                "every step (a new one forgets what Adam keeps between steps)",
+                atol=1e-5,
+            )
         ### END HIDDEN TESTS
         """,
         points=3,
@@ -713,41 +797,81 @@ CELLS = [
                     """
                 ),
                 ["ex5_hidden"],
-            )
+            ),
+            # One pass with a learning rate far too small: wrong however right make_model and
+            # train_step are (correct ones are lent when train fails, and it fails with them too).
+            mistake(
+                _train(
+                    """
+                    def train(x, y, seed=0):
+                        torch.manual_seed(seed)
+                        model = make_model()
+                        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+                        losses = []
+                        order = torch.randperm(len(y))
+                        for start in range(0, len(y), 64):
+                            batch = order[start : start + 64]
+                            losses.append(train_step(model, optimizer, x[batch], y[batch]))
+                        return model, losses
+                    """
+                ),
+                ["ex5_visible", "ex5_hidden"],
+            ),
         ],
     ),
     tests(
         "ex5_visible",
+        QUIET_SCALAR_OF_GRAD,
         """
-        check(type(losses) is list and len(losses) > 0, "train should return (model, losses) with one loss per step")
-        with torch.no_grad():  # measured here, not with your accuracy(): a slip there costs exercise 4 only
-            _acc = (model(x_test).argmax(dim=1) == y_test).float().mean().item()
-        check(
-            _acc >= 0.90,
-            f"test accuracy {_acc:.3f} is below 0.90: train longer, change the learning rate, or widen the model",
-        )
-        print(f"test accuracy {_acc:.3f}: train passes the visible tests.")
+        from coursetools.engine_checks import graded_alone
+
+
+        def _visible():
+            _model, _losses = train(x_train, y_train, seed=0)
+            check(type(_losses) is list and len(_losses) > 0, "train should return (model, losses) with one loss per step")
+            with torch.no_grad():  # measured here, not with your accuracy(): a slip there costs exercise 4 only
+                _acc = (_model(x_test).argmax(dim=1) == y_test).float().mean().item()
+            check(
+                _acc >= 0.90,
+                f"test accuracy {_acc:.3f} is below 0.90: train longer, change the learning rate, or widen the model",
+            )
+
+
+        # When your train fails with your make_model and train_step, it is tried with correct ones
+        # (exercises 1 and 3 grade yours).
+        graded_alone(globals(), ("make_model", "train_step"), _visible)
+        print("train reaches 90 % test accuracy: it passes the visible tests.")
         """,
         points=1,
-        needs=["ex1_answer", "ex3_answer", "ex5_answer"],
+        needs=["ex5_answer"],  # graded alone: a correct make_model and train_step are lent when the student's fail
     ),
     tests(
         "ex5_hidden",
         QUIET_SCALAR_OF_GRAD,
         """
-        # Graded (hidden tests): trained again with another seed on part of the data.
-        _model, _losses = train(x_train[:1200], y_train[:1200], seed=1)
+        from coursetools.engine_checks import graded_alone
+
+        # Graded (hidden tests): trained again with another seed on part of the data, twice.
+        # As above, a correct make_model and train_step are lent when train fails with yours.
+        graded_alone(globals(), ("make_model", "train_step"), lambda: train(x_train[:64], y_train[:64], seed=1))
         ### BEGIN HIDDEN TESTS
-        with torch.no_grad():
-            _acc = (_model(x_test).argmax(dim=1) == y_test).float().mean().item()
-        check(_acc >= 0.90, f"trained again (seed 1, 1200 images): test accuracy only {_acc:.3f}")
-        _model2, _losses2 = train(x_train[:1200], y_train[:1200], seed=1)
-        check_close(_losses2, _losses, "two runs with seed 1 must give the same losses", atol=1e-6)
-        check(sum(_losses[-5:]) < sum(_losses[:5]), "the loss of the last steps must be below that of the first")
+
+
+        def _hidden():
+            _model, _losses = train(x_train[:1200], y_train[:1200], seed=1)
+            with torch.no_grad():
+                _acc = (_model(x_test).argmax(dim=1) == y_test).float().mean().item()
+            check(_acc >= 0.90, f"trained again (seed 1, 1200 images): test accuracy only {_acc:.3f}")
+            _model2, _losses2 = train(x_train[:1200], y_train[:1200], seed=1)
+            check_close(_losses2, _losses, "two runs with seed 1 must give the same losses", atol=1e-6)
+            check(sum(_losses[-5:]) < sum(_losses[:5]), "the loss of the last steps must be below that of the first")
+
+
+        graded_alone(globals(), ("make_model", "train_step"), _hidden)
         ### END HIDDEN TESTS
         """,
         points=3,
-        needs=["ex1_answer", "ex3_answer", "ex5_answer"],
+        needs=["ex5_answer"],  # graded alone: a correct make_model and train_step are lent when the student's fail
     ),
     # ------------------------------------------------------------------ GPU
     md(
