@@ -4788,6 +4788,8 @@ def _views_of_one_node(node_class, view_op: Op, input: Tensor, keys: list, param
     for i, view in enumerate(views):
         if node_class is not UnsafeSplitBackward0:  # the unsafe pieces may change in place
             view._locked_view = _MULTI_VIEW_ADVICE
+            if view._view_no_grad is True and is_grad_enabled():  # of a no_grad view: PyTorch's
+                view._view_no_grad = False  # multi-view rule replaces the no_grad one (not inference mode's)
         if node is not None:
             view._grad_fn, view._output_nr = node, i
     return views
@@ -5694,7 +5696,11 @@ def _unfolded(xp, a, dimension, size, step):
     count = (a.shape[dimension] - size) // step + 1
     shape = a.shape[:dimension] + (count,) + a.shape[dimension + 1 :] + (size,)
     strides = a.strides[:dimension] + (a.strides[dimension] * step,) + a.strides[dimension + 1 :] + (a.strides[dimension],)
-    return xp.lib.stride_tricks.as_strided(a, shape, strides)
+    flat, start = _storage(xp, a)
+    if not xp.may_share_memory(flat, a):  # (memory NumPy did not lay out itself: see _storage)
+        return xp.lib.stride_tricks.as_strided(a, shape, strides)
+    # a view of a's memory block, not of NumPy's as_strided wrapper: it knows its storage offset
+    return backend.view_at(flat, start, shape, tuple(s // a.itemsize for s in strides))
 
 
 def _folded(xp, grad, shape, dimension, size, step):

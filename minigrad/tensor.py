@@ -56,12 +56,13 @@ class Size(tuple):
 
 
 _NO_HOOKS = MappingProxyType({})
-# PyTorch's words after both of its errors about views taken in no_grad mode.
+# PyTorch's words after both of its errors about views taken in no_grad mode (and inference mode).
 _NO_GRAD_VIEW_ADVICE = (
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
     "code by moving both the view and the inplace either both inside the no_grad block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked)."
 )
+_INFERENCE_VIEW_ADVICE = _NO_GRAD_VIEW_ADVICE.replace("no_grad block", "inference_mode block")
 _MULTI_VIEW_ADVICE = (
     "This view is the output of a function that returns multiple views. Such functions do not allow the output "
     "views to be modified inplace. You should replace the inplace operation by an out-of-place one."
@@ -125,7 +126,8 @@ class Tensor:
     _base = None  # for views: the tensor whose storage this one shows
     _view_steps: tuple = ()  # for views: the view operations that take this view from _base
     _view_version = 0  # the storage's version when this view's grad_fn was made
-    _view_no_grad = False  # for views taken in no_grad mode (PyTorch forbids recording through them)
+    # For views taken in no_grad mode (True) or inference mode ("inference"): PyTorch forbids recording through them.
+    _view_no_grad: bool | str = False
     # For views whose node cannot be made again for them alone, and views of them: PyTorch's advice
     # for why they may not change in place (_MULTI_VIEW_ADVICE for unbind/split/chunk, whose one
     # node stands for several views; _CUSTOM_FUNCTION_VIEW_ADVICE for a custom Function's output).
@@ -247,10 +249,7 @@ class Tensor:
         if self._grad_fn is None and not base._requires_grad:
             return  # never part of a graph, so nothing to make
         if self._view_no_grad:
-            raise RuntimeError(
-                "A view was created in no_grad mode and its base or another view of its base has "
-                f"been modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
-            )
+            raise self._no_grad_view_error("its base or another view of its base has been modified inplace")
         if self._locked_view:
             raise self._locked_view_error("its base or another view of its base has been modified inplace")
         again = F.view_again(base, F._steps_now(self))  # (steps from the base's current layout)
@@ -258,6 +257,17 @@ class Tensor:
         self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
         self._view_version = self._version_counter.value
         self._move_retained_grad(old_fn, old_nr)
+
+    def _no_grad_view_error(self, change: str) -> RuntimeError:
+        """PyTorch's error for a view taken in no_grad (or inference) mode that ``change`` while
+        grad mode is on."""
+        mode, now, advice = "no_grad", "with grad mode enabled", _NO_GRAD_VIEW_ADVICE
+        if self._view_no_grad == "inference":
+            mode, now, advice = "inference", "in normal mode", _INFERENCE_VIEW_ADVICE
+        what = "A view was created"
+        if self._grad_fn is not None:  # taken with grad mode on, from a view taken in that mode
+            what = f"Output {self._output_nr} of {F.forward_name(self._grad_fn.name())} is a view of a view which was created"
+        return RuntimeError(f"{what} in {mode} mode and {change} {now}. {advice}")
 
     def _locked_view_error(self, change: str) -> RuntimeError:
         """PyTorch's error for a locked view (made by unbind/split/chunk or a custom Function, or a
@@ -344,20 +354,21 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        if self._base is not None:
-            if self._view_no_grad or self._locked_view:  # as in PyTorch: True when its base requires grad
-                return self._requires_grad or self._base._requires_grad
-            if self._is_stale_view():
-                self._regenerate_view()  # a view of a base that now requires grad requires it too
+        if self._base is not None:  # as in PyTorch: a view requires grad when its base does
+            if not (self._view_no_grad or self._locked_view) and self._is_stale_view():
+                self._regenerate_view()  # (its node, from the base's current one)
+            return self._requires_grad or self._base._requires_grad
         return self._requires_grad
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        if self.grad_fn is not None:
+        # (the node as it is, not made again for a stale view: PyTorch reads it so, and a view
+        # taken under no_grad whose base changed since may still be set)
+        if self._grad_fn is not None:
             raise RuntimeError(
                 "you can only change requires_grad flags of leaf variables. If you want to use a "
                 "computed variable in a subgraph that doesn't require differentiation use "
-                f"var_no_grad = var.detach(). (This tensor was made by {self.grad_fn.name()}.)"
+                f"var_no_grad = var.detach(). (This tensor was made by {self._grad_fn.name()}.)"
             )
         if value and self._inference and not _grad_mode.inference:
             raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
@@ -372,7 +383,7 @@ class Tensor:
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Set ``requires_grad`` in place and return the tensor (a no-op for ``True`` on a result
         of the graph, which requires grad already, as in PyTorch)."""
-        if requires_grad and self.grad_fn is not None:
+        if requires_grad and self._grad_fn is not None:
             return self
         self.requires_grad = requires_grad
         return self
@@ -384,14 +395,15 @@ class Tensor:
 
     @property
     def grad(self) -> Tensor | None:
-        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+        # (reading .grad never makes a stale view's node again, as in PyTorch)
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
                 ".grad attribute won't be populated during autograd.backward(). If you indeed want "
                 "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
                 "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
                 f"the leaf Tensor instead. This tensor is not a leaf: it was produced by "
-                f"{self.grad_fn.name()}, so its gradient flowed through to that operation's inputs "
+                f"{self._grad_fn.name()}, so its gradient flowed through to that operation's inputs "
                 "instead of being stored here.",
                 UserWarning,
                 stacklevel=2,
@@ -433,7 +445,7 @@ class Tensor:
         """Keep ``.grad`` for this non-leaf tensor after backward (a no-op on leaves)."""
         if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
+        if self._grad_fn is None or self._retains_grad:  # (a leaf as PyTorch tells one: its node as it is)
             return
         self.grad_fn._own("_retained")[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
@@ -518,7 +530,10 @@ class Tensor:
     @property
     def data(self) -> Tensor:
         """The values as a tensor outside the graph (shares storage; changes are not tracked)."""
-        return Tensor._make(self._data)
+        t = Tensor._make(self._data)
+        if t._inference != self._inference:  # an inference tensor's data is one, whatever the mode
+            t._inference = self._inference
+        return t
 
     @data.setter
     def data(self, value: Tensor) -> None:
@@ -741,7 +756,9 @@ class Tensor:
     # ------------------------------------------------------------------ in-place machinery
     def _check_inplace(self) -> None:
         self._check_inference()
-        if self.grad_fn is None and self._requires_grad and is_grad_enabled():  # a leaf (not a no_grad view)
+        # A leaf (not a no_grad view). The node as it is: a stale view's is made again only after
+        # the view checks, so that their errors say the view "is being modified inplace".
+        if self._grad_fn is None and self._requires_grad and is_grad_enabled():
             if self._base is not None:  # made a leaf by requires_grad_(): PyTorch names it a view first
                 self._check_inplace_on_view()
             raise RuntimeError(
@@ -829,14 +846,16 @@ class Tensor:
         )
         if record and self._base is not None:
             self._check_inplace_on_view()
+        if record:  # a stale view among the operands gets its node now, before the kernel's checks (as PyTorch)
+            for o in operands:
+                if isinstance(o, Tensor) and o._is_stale_view():
+                    o._regenerate_view()
         return record
 
     def _check_inplace_on_view(self) -> None:
         base = self._base
         if self._view_no_grad:
-            raise RuntimeError(
-                f"A view was created in no_grad mode and is being modified inplace with grad mode enabled. {_NO_GRAD_VIEW_ADVICE}"
-            )
+            raise self._no_grad_view_error("is being modified inplace")
         if self._locked_view:
             raise self._locked_view_error("is being modified inplace")
         if base._grad_fn is None and (base._requires_grad or self._requires_grad):  # the base is a leaf
@@ -1035,7 +1054,11 @@ class Tensor:
             src = scalar_tensor(src, kind, self.device)
         if not isinstance(src, Tensor):
             raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__}")
-        self._check_writable((src,))  # PyTorch's leaf errors come first
+        self._check_writable((src,))  # PyTorch's leaf errors come first, then its overlap checks
+        if backend.overlaps_itself(self._data):
+            raise RuntimeError(_SELF_OVERLAP_MESSAGE)
+        if src.device == self.device and backend.overlap(self._data, src._data) == "partial":
+            raise RuntimeError(_OVERLAP_MESSAGE)
         shape = F._broadcast_shape(self.shape, src.shape)
         if shape != self.shape:
             raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")

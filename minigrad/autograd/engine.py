@@ -73,7 +73,8 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
 
 def _check_outputs(outputs: Sequence[Tensor]) -> None:
     for i, out in enumerate(outputs):
-        if not out.requires_grad:
+        # (nothing to start from: also for a view that requires grad only because its base does)
+        if out.grad_fn is None and not out._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn. "
                 "Nothing recorded how it was computed: set requires_grad=True on the inputs "
@@ -192,6 +193,8 @@ def run_backward(
     capture: dict[tuple[Node, int], list[int]] = {}
     for i, t in enumerate(inputs):
         edge = tuple(t[:2]) if isinstance(t, GradientEdge) else gradient_edge(t)
+        if edge[0] is None and not isinstance(t, GradientEdge) and t.requires_grad:
+            continue  # a view that requires grad only because its base does: no gradient reaches it
         if edge[0] is None:
             raise RuntimeError(
                 f"One of the differentiated Tensors (input {i}) does not require grad; "

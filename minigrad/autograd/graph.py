@@ -183,6 +183,8 @@ class AccumulateGrad(Node):
         new = grad_outputs[0]
         if new is None:  # no gradient reached it
             return _accumulated(leaf)
+        if leaf._grad_fn is not None:  # detached, then changed in place by a recorded op: as PyTorch
+            raise RuntimeError("leaf variable has been moved into the graph interior")
         if leaf._grad is None:
             # Take the gradient itself when nothing else refers to it (PyTorch "steals" it too);
             # otherwise copy, so that later in-place work on leaf.grad cannot touch another
@@ -246,7 +248,7 @@ def gradient_edge(tensor: Tensor) -> tuple:
     """Where the gradient of ``tensor`` goes: its grad_fn, its AccumulateGrad, or nowhere."""
     if tensor.grad_fn is not None:
         return (tensor.grad_fn, tensor._output_nr)
-    if tensor.requires_grad:
+    if tensor._requires_grad:  # (not a view that requires grad only because its base does: no edge, as in PyTorch)
         return (tensor._grad_accumulator(), 0)
     return (None, 0)
 
@@ -469,7 +471,10 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
     """
     if not tensor.requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
-    return GradientEdge(*gradient_edge(tensor))
+    edge = gradient_edge(tensor)
+    if edge[0] is None:  # a view that requires grad only because its base does (PyTorch's assertion)
+        raise AssertionError("Expected gradient function to be set")
+    return GradientEdge(*edge)
 
 
 def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _hooks.RemovableHandle:

@@ -92,10 +92,10 @@ class Op:
             if recording and t._base is not None:
                 if t._view_version != t._version_counter.value:
                     t._regenerate_view()  # a view whose base changed in place: its grad_fn is made again
-                # Taken under no_grad, or a custom Function's output view without a gradient: the
-                # result requires grad when the base does, but no gradient flows through the view.
-                if t._view_no_grad or t._locked_view:
-                    record = record or t._base._requires_grad
+                # A view that does not require grad itself (taken under no_grad, or before its base
+                # required grad, or a custom Function's output view without a gradient): the result
+                # requires grad when the base does, but no gradient flows through the view.
+                record = record or t._base._requires_grad
             arrays.append(t._data)
             record = record or t._requires_grad
         record = record and recording
@@ -133,19 +133,27 @@ def _saved_attributes(names) -> dict:
 
 def _record_view(result, source, step: tuple) -> None:
     """Mark ``result`` as a view of ``source``'s storage: it shares the version counter, and keeps
-    the root base and the view steps from it (to take the view again after an in-place change)."""
+    the root base and the view steps from it (to take the view again after an in-place change).
+    A view of an inference tensor is an inference tensor and no view (PyTorch tracks no views of them)."""
+    result._version_counter = source._version_counter
+    if source._inference:
+        result._inference = True
+        return
     if source._base is None:
         result._base, result._view_steps = source, (step,)
     else:  # a view of a view is a view of the root
         result._base, result._view_steps = source._base, source._view_steps + (step,)
-    result._version_counter = source._version_counter
     result._view_version = source._version_counter.value
-    if source._view_no_grad or not is_grad_enabled():
-        result._view_no_grad = True
+    # Taken in no_grad or inference mode, or from such a view (where inference mode wins, as in PyTorch).
+    mode = "inference" if _grad_mode.inference else not is_grad_enabled()
+    if mode and source._view_no_grad != "inference":
+        result._view_no_grad = mode
+    elif source._view_no_grad:
+        result._view_no_grad = source._view_no_grad
     if source._locked_view:
         result._locked_view = source._locked_view
-    if result._inference or source._inference:  # a view is an inference tensor when its base is one
-        result._inference = source._inference
+    if result._inference:  # a view of a tensor that is no inference tensor is none, even in inference mode
+        result._inference = False
 
 
 def _cast(xp, arrays: list, target) -> list:
