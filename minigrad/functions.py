@@ -15,10 +15,9 @@ import math
 import numbers
 import operator
 import re
-import warnings
 from collections.abc import Sequence
 
-from . import backend, dtypes
+from . import _warn, backend, dtypes
 from ._libstdcxx import INSERTION_SORT_MAX, Libstdcxx, std_sort_order
 from .autograd.grad_mode import enable_grad, is_grad_enabled
 from .autograd.graph import Node, SavedTensor, gradient_edge
@@ -2742,11 +2741,10 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     dims = _dims(_all_if_empty(dim), input.ndim)
     kept = math.prod(n for d, n in enumerate(input.shape) if d not in dims)
     if (_count(input.shape, dims) if kept else 0) - correction <= 0:  # PyTorch counts 0 for an empty result
-        warnings.warn(
+        _warn.warn(
             f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
             "reduction factor (input numel divided by output numel).",
             UserWarning,
-            stacklevel=4,
         )
     dims = None if dim is None else dims  # kept as given: the gradient's graph depends on it, as in PyTorch
     if isinstance(op, Op):
@@ -3512,12 +3510,11 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """The cross product of 3-vectors along ``dim``; without ``dim`` (deprecated, with PyTorch's
     warning), along the first dim of size 3. :func:`minigrad.linalg.cross` takes the last dim."""
     if dim is None:
-        warnings.warn(
+        _warn.warn(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly or "
             "simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of linalg.cross in "
             "a future release.",
             UserWarning,
-            stacklevel=3,
         )
         dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         if dim is None:
@@ -3529,11 +3526,10 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
 
 def chain_matmul(*matrices) -> Tensor:
     """The product of the 2-D ``matrices`` (deprecated in PyTorch for :func:`minigrad.linalg.multi_dot`)."""
-    warnings.warn(
+    _warn.warn(
         "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use torch.linalg.multi_dot "
         "instead, which accepts a list of two or more tensors rather than multiple parameters.",
         UserWarning,
-        stacklevel=3,
     )
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
@@ -4236,7 +4232,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple[Tensor, ...]:
     """
     tensors, _ = _tensors_given("meshgrid", tensors)
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning, stacklevel=3)
+        _warn.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.", UserWarning)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
@@ -4445,7 +4441,7 @@ def _index_key_here(input: Tensor, key) -> tuple:
             raise IndexError(f"index {int(key)} is out of bounds for dimension 0 with size 0")
     if not isinstance(key, tuple):
         if _sequence_as_tuple(key):
-            warnings.warn(_SEQUENCE_KEY_WARNING, UserWarning, stacklevel=4)
+            _warn.warn(_SEQUENCE_KEY_WARNING, UserWarning)
             key = tuple(key)
         else:
             key = (key,)
@@ -4459,7 +4455,7 @@ def _index_key_here(input: Tensor, key) -> tuple:
                 continue
             if k.dtype is dtypes.uint8:  # a mask, as in PyTorch (a 0-d one is a bool)
                 if k.ndim:
-                    warnings.warn(_UINT8_INDEX_WARNING, UserWarning, stacklevel=4)
+                    _warn.warn(_UINT8_INDEX_WARNING, UserWarning)
                     out.append(backend.place(k._data, input.device).astype(builtins.bool))
                 else:
                     out.append(xp.asarray(builtins.bool(k.item())))
@@ -4476,7 +4472,7 @@ def _index_key_here(input: Tensor, key) -> tuple:
         elif isinstance(k, list | tuple) or backend.is_array(k):
             arr = xp.asarray(k)
             if arr.dtype == "uint8" and arr.ndim:  # a mask, as a uint8 tensor
-                warnings.warn(_UINT8_INDEX_WARNING, UserWarning, stacklevel=4)
+                _warn.warn(_UINT8_INDEX_WARNING, UserWarning)
                 arr = arr.astype(builtins.bool)
             elif arr.dtype.kind in "iuf" and arr.dtype != "int64":  # PyTorch makes an int64 index of it (floats cut to ints)
                 arr = arr.astype("int64")
@@ -5916,11 +5912,10 @@ def _scatter_reduce_by(input: Tensor, dim: int, index: Tensor, src, reduce: str)
         _check_index_along("scatter", input, dim, index, src if isinstance(src, Tensor) else None, bounds=False)  # (PyTorch's order)
         raise RuntimeError("reduce argument must be either add or multiply.")
     if isinstance(src, Tensor):
-        warnings.warn(
+        _warn.warn(
             "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
             "PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
             UserWarning,
-            stacklevel=4,
         )
         dim = _check_index_along("scatter", input, dim, index, src)
         _, (input, index, src) = _one_device("scatter", input, index, src)
@@ -7607,10 +7602,9 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
     else:
         normalizer = total - correction
     if bool(normalizer <= 0):
-        warnings.warn(
+        _warn.warn(
             "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.",
             UserWarning,
-            stacklevel=3,
         )
         normalizer = zeros_like_tensor(normalizer)
     centred = rows - average.unsqueeze(1)
@@ -8099,7 +8093,7 @@ def adjoint(input: Tensor) -> Tensor:
             [2]])
     """
     if input.ndim == 0:
-        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=3)
+        _warn.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning)
         return input
     if input.ndim == 1:
         raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
@@ -8214,11 +8208,10 @@ def _torch_range(start, end, step=1, *, dtype=None, device=None, requires_grad: 
     ...     torch.range(1, 3)
     tensor([1., 2., 3.])
     """
-    warnings.warn(
+    _warn.warn(
         "torch.range is deprecated and will be removed in a future release because its behavior is inconsistent "
         "with Python's range builtin. Instead, use torch.arange, which produces values in [start, end).",
         UserWarning,
-        stacklevel=2,
     )
     if step == 0:
         raise RuntimeError("step must be nonzero")

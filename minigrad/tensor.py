@@ -12,12 +12,11 @@ Autograd state, as in PyTorch:
 from __future__ import annotations
 
 import builtins
-import warnings
 import weakref
 from collections.abc import Callable
 from types import MappingProxyType
 
-from . import backend, dtypes
+from . import _warn, backend, dtypes
 from . import random as _random
 from .autograd import engine
 from .autograd.grad_mode import _state as _grad_mode
@@ -292,18 +291,16 @@ class Tensor:
     @property
     def T(self) -> Tensor:  # noqa: N802 - PyTorch's name
         if self.ndim == 0:
-            warnings.warn(
+            _warn.warn(
                 "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
                 UserWarning,
-                stacklevel=2,
             )
         elif self.ndim != 2:
-            warnings.warn(
+            _warn.warn(
                 "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and "
                 "it will throw an error in a future release. Consider `x.mT` to transpose batches of matrices "
                 "or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
                 UserWarning,
-                stacklevel=2,
             )
         return self.permute(tuple(reversed(range(self.ndim))))
 
@@ -329,10 +326,9 @@ class Tensor:
 
     def _matrix_transpose(self, name: str) -> Tensor:
         if self.ndim == 0:
-            warnings.warn(
+            _warn.warn(
                 f"Tensor.{name} is deprecated on 0-D tensors. This function is the identity in these cases.",
                 UserWarning,
-                stacklevel=3,
             )
             return self
         if self.ndim == 1:
@@ -397,7 +393,7 @@ class Tensor:
     def grad(self) -> Tensor | None:
         # (reading .grad never makes a stale view's node again, as in PyTorch)
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(
+            _warn.warn(
                 "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
                 ".grad attribute won't be populated during autograd.backward(). If you indeed want "
                 "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
@@ -406,7 +402,6 @@ class Tensor:
                 f"{self._grad_fn.name()}, so its gradient flowed through to that operation's inputs "
                 "instead of being stored here.",
                 UserWarning,
-                stacklevel=2,
             )
         return self._grad
 
@@ -703,11 +698,10 @@ class Tensor:
         # once per process, and only in grad mode (L-BFGS reads its loss under no_grad), as PyTorch warns
         if self.requires_grad and not _warned_scalar_of_grad and is_grad_enabled():
             _warned_scalar_of_grad = True
-            warnings.warn(
+            _warn.warn(
                 "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                 "Consider using tensor.detach() first.",
                 UserWarning,
-                stacklevel=2,
             )
         return builtins.float(self._scalar())
 

@@ -103,9 +103,18 @@ def test_correct_calls_and_their_own_errors_are_untouched():
         lambda: minigrad.ones(1).std(),
         lambda: minigrad.meshgrid(minigrad.ones(2), minigrad.ones(2)),
         lambda: minigrad.cov(minigrad.ones(2, 1)),
+        lambda: minigrad.tensor(minigrad.ones(2)),
+        lambda: minigrad.nn.functional.softmax(minigrad.ones(2, 2)),
+        lambda: minigrad.nn.functional.mse_loss(minigrad.ones(2, 1), minigrad.ones(2)),
+        lambda: minigrad.nn.Softmax()(minigrad.ones(2, 2)),
+        lambda: minigrad.zeros(3).scatter_(0, minigrad.tensor([0]), minigrad.ones(1), reduce="add"),
+        lambda: minigrad.ones(3)[minigrad.tensor([1, 0, 1], dtype=minigrad.uint8)],
+        lambda: (minigrad.ones(2, requires_grad=True) * 2).grad,
+        lambda: minigrad.autograd.gradcheck(lambda t: t * 2, (minigrad.ones(2, requires_grad=True),), atol=1),
     ],
 )
 def test_a_warning_from_inside_a_checked_function_points_at_the_caller(call):
+    """Warnings show the user's line (PyTorch warns from C++, so Python shows the caller's line)."""
     with pytest.warns(UserWarning) as caught:
         call()
     assert caught[0].filename == __file__

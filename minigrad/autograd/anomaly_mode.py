@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import os
 import traceback
-import warnings
+
+from .. import _warn
 
 
 class _State:  # one switch for the whole process, as PyTorch's (not per thread)
@@ -54,10 +55,9 @@ class detect_anomaly:  # noqa: N801 - PyTorch's name
     def __init__(self, check_nan: bool = True):
         self.check_nan = check_nan
         self.prev, self.prev_check_nan = is_anomaly_enabled(), is_anomaly_check_nan_enabled()
-        warnings.warn(
+        _warn.warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
             "enabled for debugging.",
-            stacklevel=2,
         )
 
     def __enter__(self) -> None:
@@ -111,5 +111,5 @@ def call_detecting(call, node, *args):
             where = (
                 "No forward pass information available. Enable detect anomaly during forward pass for more information."
             )
-        warnings.warn(f"Error detected in {node.name()}. {where}", stacklevel=2)
+        _warn.warn(f"Error detected in {node.name()}. {where}")
         raise

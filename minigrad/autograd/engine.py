@@ -15,11 +15,10 @@ import functools
 import heapq
 import itertools
 import sys
-import warnings
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from .. import backend
+from .. import _warn, backend
 from .anomaly_mode import _state as _anomaly
 from .anomaly_mode import call_detecting
 from .grad_mode import is_grad_enabled, set_grad_enabled
@@ -473,14 +472,13 @@ def _warn_about_cycles() -> None:
     global _warned_about_cycles
     if not _warned_about_cycles:
         _warned_about_cycles = True
-        warnings.warn(
+        _warn.warn(
             "Using backward() with create_graph=True will create a reference cycle between the "
             "parameter and its gradient which can cause a memory leak. We recommend using "
             "autograd.grad when creating the graph to avoid this. If you have to use this "
             "function, make sure to reset the .grad fields of your parameters to None after use "
             "to break the cycle and avoid the leak.",
             UserWarning,
-            stacklevel=3,
         )
 
 
@@ -514,11 +512,10 @@ def grad(
     from ..tensor import Tensor, zeros_like_tensor
 
     if not only_inputs:
-        warnings.warn(
+        _warn.warn(
             "only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
             "gradient for other parts of the graph, please use torch.autograd.backward.",
             FutureWarning,
-            stacklevel=2,
         )
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import functools
 import inspect
-import warnings
 from typing import Any
 
+from .. import _warn
 from .grad_mode import is_grad_enabled, no_grad
 from .graph import FREED_MESSAGE, Node, SavedTensor, gradient_edge
 
@@ -232,12 +232,11 @@ class Function(metaclass=_FunctionMeta):
     vjp = backward
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        warnings.warn(
+        _warn.warn(
             f"{self.__class__} should not be instantiated. Methods on autograd functions are all "
             "static, so you should invoke them on the class itself. Instantiating an autograd "
             "function will raise an error in a future version of PyTorch.",
             DeprecationWarning,
-            stacklevel=2,
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -428,11 +427,10 @@ def _rebase_history(t, node: BackwardCFunction, output_nr: int, is_input: bool, 
             "Function marked it with ctx.mark_dirty; give it a clone of the leaf instead.)"
         )
     if not is_input:
-        warnings.warn(
+        _warn.warn(
             "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
             "been mutated should be passed to ctx.mark_dirty().",
             UserWarning,
-            stacklevel=4,
         )
     t._grad = None  # a retained gradient belonged to the old value
     if t._base is None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import functools
 import inspect
 import threading
-import warnings
+
+from .. import _warn
 
 
 class _State(threading.local):
@@ -44,12 +45,11 @@ class _GradMode:
     def __call__(self, func):
         context = self.clone  # a fresh instance per call, so recursion and threads are safe
         if inspect.isclass(func):
-            warnings.warn(
+            _warn.warn(
                 "Decorating classes is deprecated and will be disabled in future versions. You should only "
                 "decorate functions or methods. To preserve the current behavior of class decoration, you can "
                 "directly decorate the `__init__` method and nothing else.",
                 FutureWarning,
-                stacklevel=2,
             )
             cls = func
             func = lambda *args, **kwargs: cls(*args, **kwargs)  # PyTorch decorates a call of the class

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 
-from .. import backend
+from .. import _warn, backend
 from .engine import grad as _grad
 from .grad_mode import enable_grad
 
@@ -111,12 +110,11 @@ def gradcheck(
         )
     for t in targets:
         if t.dtype.name != "float64":
-            warnings.warn(
+            _warn.warn(
                 f"Input #{inputs.index(t)} requires gradient and is not a double precision floating "
                 "point. This check will likely fail if all the inputs are not of double precision "
                 "floating point. ",
                 UserWarning,
-                stacklevel=2,
             )
     outputs = _outputs(func, inputs)
     for oi, out in enumerate(outputs):
