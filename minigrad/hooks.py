@@ -48,3 +48,11 @@ def add_hook(hooks: dict, fn) -> RemovableHandle:
     handle = RemovableHandle(hooks)
     hooks[handle.id] = fn
     return handle
+
+
+def new_arguments(result, hook_kind: str) -> tuple:
+    """What a pre-hook that sees keyword arguments returned in place of them: ``(new_args,
+    new_kwargs)``, or PyTorch's error (module forward pre-hooks, optimizer step pre-hooks)."""
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise RuntimeError(f"{hook_kind} must return None or a tuple of (new_args, new_kwargs), but got {result}.")
+    return result

@@ -16,6 +16,7 @@ without PyTorch.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -150,3 +151,17 @@ def derivatives(lib, out, inputs: list, second: bool = True) -> tuple:
     # (clone: PyTorch gives a ZeroTensor for a second derivative known to be 0, e.g. p=1 norms)
     seconds = [lib.zeros_like(x) if g is None else g.clone() for g, x in zip(seconds, wrt)]
     return out, node_names(out), list(grads), seconds
+
+
+def graph_nodes(t) -> Counter:
+    """Every node of the graph behind ``t`` (each once), by name: a graph of PyTorch's and one of
+    minigrad's compare equal when they record the same nodes."""
+    names, stack, seen = Counter(), [t.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names[node.name().replace("torch::autograd::", "")] += 1
+        stack.extend(n for n, _ in node.next_functions)
+    return names

@@ -8,14 +8,13 @@ derivative are compared too.
 from __future__ import annotations
 
 import importlib
-from collections import Counter
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle  # noqa: E402
+from oracle import Oracle, graph_nodes  # noqa: E402
 
 same = Oracle(
     lambda t: (str(t.dtype).split(".")[-1], tuple(t.shape), np.round(t.detach().cpu().numpy(), 10).tolist())
@@ -61,21 +60,8 @@ CASES = {
 }
 
 
-def _nodes(t) -> Counter:
-    """Every node of the graph behind ``t`` (each once), by name."""
-    names, stack, seen = Counter(), [t.grad_fn], set()
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        names[node.name().replace("torch::autograd::", "")] += 1
-        stack.extend(n for n, _ in node.next_functions)
-    return names
-
-
 @pytest.mark.parametrize("name", CASES)
-def test_recorded_backward_records_torchs_nodes(name):
+def test_recorded_backward_records_torchsgraph_nodes(name):
     def run(lib):
         x = lib.tensor([[0.3, -0.6, 0.9], [0.2, 0.7, 0.4]], dtype=lib.float64, requires_grad=True)
         if name in ("sqrt", "pow 0.5"):
@@ -85,6 +71,6 @@ def test_recorded_backward_records_torchs_nodes(name):
         (g,) = lib.autograd.grad(y, x, upstream, create_graph=True)
         second = lib.autograd.grad((g * g).sum(), (x, upstream), materialize_grads=True)
         second = [s + lib.zeros_like(s) for s in second]  # (PyTorch's "ZeroTensor" cannot be read)
-        return g, sorted(_nodes(g).items()), second
+        return g, sorted(graph_nodes(g).items()), second
 
     same(run)

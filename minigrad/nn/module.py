@@ -22,7 +22,7 @@ from typing import Any
 from .. import _warn, backend, dtypes
 from ..autograd.grad_mode import no_grad
 from ..factories import empty_like
-from ..hooks import RemovableHandle, add_hook
+from ..hooks import RemovableHandle, add_hook, new_arguments
 from ..tensor import Tensor
 from ._backward_hooks import BackwardHook
 from .parameter import Buffer, Parameter
@@ -135,11 +135,7 @@ class Module:
                 if hook_id in self._forward_pre_hooks_with_kwargs:
                     new = hook(self, args, kwargs)
                     if new is not None:
-                        if not (isinstance(new, tuple) and len(new) == 2):
-                            raise RuntimeError(
-                                f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {new}."
-                            )
-                        args, kwargs = new
+                        args, kwargs = new_arguments(new, "forward pre-hook")
                 else:
                     new = hook(self, args)
                     if new is not None:

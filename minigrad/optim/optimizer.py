@@ -11,7 +11,7 @@ from typing import Any
 from .. import _warn, dtypes
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..functions import typename
-from ..hooks import RemovableHandle
+from ..hooks import RemovableHandle, new_arguments
 from ..tensor import Tensor
 
 # hooks run around the step of every optimizer (register_optimizer_step_pre_hook/post_hook)
@@ -63,11 +63,7 @@ def _with_step_hooks(step: Callable) -> Callable:
         for hook in (*_global_optimizer_pre_hooks.values(), *optimizer._optimizer_step_pre_hooks.values()):
             result = hook(optimizer, args, kwargs)
             if result is not None:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(
-                        f"{step} must return None or a tuple of (new_args, new_kwargs), but got {result}."
-                    )
-                args, kwargs = result
+                args, kwargs = new_arguments(result, str(step))
         out = step(*args, **kwargs)
         for hook in (*optimizer._optimizer_step_post_hooks.values(), *_global_optimizer_post_hooks.values()):
             hook(optimizer, args, kwargs)
