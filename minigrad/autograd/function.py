@@ -103,6 +103,20 @@ class BackwardCFunction(Node, FunctionCtx):
             return ()
         return tuple(s.unpack(self) if isinstance(s, SavedTensor) else s for s in self._saved)
 
+    @property
+    def saved_variables(self) -> tuple:
+        """The deprecated name of ``saved_tensors``."""
+        _warn.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning)
+        return self.saved_tensors
+
+    @property
+    def _raw_saved_tensors(self) -> tuple:
+        """The :class:`SavedTensor` objects behind ``saved_tensors`` (None where None was saved), to
+        ``register_hooks`` on, as PyTorch's ``grad_fn._raw_saved_tensors``."""
+        if self._freed:
+            raise RuntimeError(FREED_MESSAGE)
+        return self._saved or ()
+
     _runs_without_gradients = True  # backward runs even when no gradient reached the outputs
 
     @property

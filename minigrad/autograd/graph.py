@@ -8,6 +8,7 @@ them (``next_functions``). Leaves that require grad are reached through an
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import re
@@ -436,9 +437,10 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801
         super().__init__(lambda t: (t.device, t.cpu()), lambda packed: packed[1].to(packed[0]))
 
 
-class disable_saved_tensors_hooks:  # noqa: N801
+class disable_saved_tensors_hooks(contextlib.ContextDecorator):  # noqa: N801
     """Within this context, entering :class:`saved_tensors_hooks` raises ``RuntimeError(error_message)``
-    (for code that cannot work with them); so does entering it while hooks are in force."""
+    (for code that cannot work with them); so does entering it while hooks are in force. Also a
+    decorator, as PyTorch's (a ``contextlib.contextmanager``)."""
 
     def __init__(self, error_message: str):
         self.error_message = error_message

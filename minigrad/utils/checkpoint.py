@@ -20,22 +20,52 @@ Both restore the random generators' states before running the function again (wi
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 from .. import _warn
 from .. import random as _random
 from ..autograd import engine
+from ..autograd.anomaly_mode import _state as _anomaly
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
-from ..autograd.graph import _describe, saved_tensors_hooks
+from ..autograd.graph import _ANOMALY_HINT, _ANOMALY_HINT_ON, SavedTensor, _describe, saved_tensors_hooks
 from ..tensor import Tensor
 
-__all__ = ["CheckpointError", "CheckpointFunction", "checkpoint", "checkpoint_sequential", "detach_variable"]
+__all__ = [
+    "CheckpointError",
+    "CheckpointFunction",
+    "checkpoint",
+    "checkpoint_sequential",
+    "detach_variable",
+    "noop_context_fn",
+    "set_checkpoint_early_stop",
+]
+
+_early_stop: bool | None = None  # what set_checkpoint_early_stop says, if in force
 
 
 class CheckpointError(RuntimeError):
     """What a recomputation that does not match the forward pass raises."""
+
+
+def noop_context_fn() -> tuple:
+    """The default ``context_fn`` of :func:`checkpoint`: no context around either run."""
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable: bool):
+    """Within this context, ``checkpoint(..., use_reentrant=False)`` calls stop recomputing as soon
+    as they have what backward needs (``enable=True``) or run the function to its end (``False``),
+    whatever their ``early_stop`` says. Only the forward pass needs to run inside it."""
+    global _early_stop
+    previous, _early_stop = _early_stop, enable
+    try:
+        yield
+    finally:
+        _early_stop = previous
 
 
 def checkpoint(
@@ -43,7 +73,10 @@ def checkpoint(
     *args,
     use_reentrant: bool | None = None,
     preserve_rng_state: bool = True,
+    context_fn: Callable[[], tuple] = noop_context_fn,
     determinism_check: str = "default",
+    debug: bool = False,
+    early_stop: bool = True,
     **kwargs,
 ) -> Any:
     """Run ``function(*args, **kwargs)`` without keeping what it saves for backward: backward
@@ -55,6 +88,11 @@ def checkpoint(
     some tensor among ``args`` requires grad. ``determinism_check="default"`` (``False`` variant)
     checks that the recomputed tensors have the shapes, dtypes and devices of those the forward
     pass saved; ``"none"`` turns that off. ``function`` must compute the same thing both times.
+    The ``False`` variant also takes ``context_fn``, which returns two context managers: one for
+    the forward pass and one for each recomputation; ``early_stop`` (or
+    :func:`set_checkpoint_early_stop`) stops a recomputation once it has made every tensor that
+    backward needs; ``debug`` is accepted (PyTorch then adds a trace of the operators to the
+    errors; minigrad's say nothing more).
 
     >>> import minigrad as torch
     >>> from minigrad.utils.checkpoint import checkpoint
@@ -76,13 +114,20 @@ def checkpoint(
     if use_reentrant:
         if kwargs:
             raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+        if context_fn is not noop_context_fn or debug is not False:
+            raise ValueError("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
         return CheckpointFunction.apply(function, preserve_rng_state, *args)
+    if debug and context_fn is not noop_context_fn:
+        raise ValueError("debug=True is incompatible with non-default context_fn")
     if determinism_check not in ("default", "none"):
         raise ValueError(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
+    forward_context, recompute_context = context_fn()
     if not is_grad_enabled():  # nothing is saved for backward: nothing to recompute
         return function(*args, **kwargs)
+    early_stop = _early_stop if _early_stop is not None else early_stop
     frame = _Recomputation(function, args, kwargs, preserve_rng_state, determinism_check == "default")
-    with saved_tensors_hooks(frame.pack, frame.unpack):
+    frame.context, frame.early_stop = recompute_context, early_stop
+    with saved_tensors_hooks(frame.pack, frame.unpack), forward_context:
         return function(*args, **kwargs)
 
 
@@ -199,11 +244,16 @@ class _Recomputation:
     running the function again, once per backward pass (kept in the pass's notes)."""
 
     def __init__(self, function: Callable, args: tuple, kwargs: dict, preserve_rng_state: bool, check: bool):
-        self.function, self.args, self.kwargs = function, args, kwargs  # (the inputs are kept)
-        self.versions = [(a, a._version) for a in args if isinstance(a, Tensor)]  # to catch in-place changes
+        self.function, self.kwargs = function, kwargs
+        # The tensor arguments are saved for backward as any operation's inputs: the saved tensor
+        # hooks in force around checkpoint pack them (save_on_cpu moves them), each recomputation
+        # unpacks them, and an in-place change is caught (as PyTorch's frame.save_inputs).
+        self.args = [SavedTensor(a) if isinstance(a, Tensor) else a for a in args]
         self.rng_states = _rng_states() if preserve_rng_state else None
         self.check = check
         self.saved: list[dict] = []  # the metadata of each tensor the forward pass saved
+        self.context = contextlib.nullcontext()  # entered around each recomputation (context_fn's)
+        self.early_stop = True
 
     def pack(self, tensor: Tensor) -> int:
         self.saved.append(_metadata(tensor))
@@ -227,16 +277,33 @@ class _Recomputation:
 
     def recompute(self) -> list[Tensor]:
         """Run the function again; what it saves, in order (the same order as the forward pass)."""
-        for t, version in self.versions:
-            if t._version != version:  # recomputing would use the new values
+        for saved in self.args:
+            # Recomputing would use the new values (tensors that hooks packed are theirs to keep).
+            if isinstance(saved, SavedTensor) and saved.unpack_hook is None and saved.counter.value != saved.version:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been modified by an inplace "
-                    f"operation: {_describe(t, None)} is at version {t._version}; expected version {version} instead."
+                    f"operation: {_describe(saved.tensor, None)} is at version {saved.counter.value}; expected "
+                    f"version {saved.version} instead. " + (_ANOMALY_HINT_ON if _anomaly.enabled else _ANOMALY_HINT)
                 )
+        args = [a.unpack(None) if isinstance(a, SavedTensor) else a for a in self.args]
         values: list[Tensor] = []
-        with saved_tensors_hooks(lambda t: values.append(t.detach()), _unused):
-            _run_again(self.function, self.args, self.kwargs, self.rng_states)
-        if len(values) < len(self.saved):  # (more is fine: PyTorch stops recomputing once it has all)
+
+        def keep(t: Tensor) -> None:
+            if len(values) == len(self.saved):  # (only without early stop)
+                raise CheckpointError(
+                    "torch.utils.checkpoint: trying to save more tensors during recomputation than during "
+                    "the original forward pass."
+                )
+            values.append(t.detach())
+            if self.early_stop and len(values) == len(self.saved):  # all there: the rest is not needed
+                raise _StopRecomputationError
+
+        try:
+            with saved_tensors_hooks(keep, _unused), self.context:
+                _run_again(self.function, args, self.kwargs, self.rng_states)
+        except _StopRecomputationError:
+            pass
+        if len(values) < len(self.saved):
             raise CheckpointError(
                 "torch.utils.checkpoint: A different number of tensors was saved during the original "
                 f"forward and recomputation.\nNumber of tensors saved during forward: {len(self.saved)}\n"
@@ -254,6 +321,10 @@ class _Recomputation:
                     f"metadata than during the forward pass.\n{''.join(different)}.\n"
                 )
         return values
+
+
+class _StopRecomputationError(Exception):
+    """Raised inside a recomputation once it has every tensor backward needs, to stop it there."""
 
 
 def _metadata(t: Tensor) -> dict:
