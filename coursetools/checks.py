@@ -239,7 +239,8 @@ def guard() -> None:
 
     Raises ``AssertionError`` naming what changed, so the test (and its points) fail: a
     submission that patches ``Tensor.__eq__``, replaces ``minigrad.autograd.grad`` or silences
-    :func:`check` earns nothing for the tests that would have caught it.
+    :func:`check` earns nothing for the tests that would have caught it. Otherwise it switches
+    grad mode back on (and says so) if an answer left it off, so every test starts recording.
     """
     problems = _helper_problems(sys._getframe(1).f_globals) + _builtin_problems()
     if not problems:  # the comparison below needs the real builtins
@@ -250,6 +251,17 @@ def guard() -> None:
             f"minigrad or the test helpers were modified in this notebook ({shown}). "
             "Restart the kernel, remove the patching code, and run all cells again."
         )
+    _record_again()
+
+
+def _record_again() -> None:
+    """Switch grad mode back on, as a fresh kernel has it, so that an answer that left it off
+    (``torch.set_grad_enabled(False)`` called as a plain function, and never undone) costs the
+    points of its own tests only, not those of every test after it."""
+    torch = sys.modules.get("minigrad")
+    if torch is not None and not torch.is_grad_enabled():
+        torch.set_grad_enabled(True)
+        print("Note: grad mode was off (torch.set_grad_enabled(False) never switched back); the test switched it on.")
 
 
 def _compare_modules() -> list[str]:

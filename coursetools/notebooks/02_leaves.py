@@ -518,7 +518,20 @@ CELLS = [
                             p.grad = None
                 """,
                 ["ex3_hidden"],
-            )
+            ),
+            # Switches grad mode off with a plain call and never back on: its own training test
+            # fails, and guard() switches it on again, so the later exercises keep their points.
+            mistake(
+                """
+                def sgd_step(params, lr):
+                    torch.set_grad_enabled(False)
+                    for p in params:
+                        if p.grad is not None:
+                            p -= lr * p.grad
+                            p.grad = None
+                """,
+                ["ex3_hidden"],
+            ),
         ],
     ),
     tests(
@@ -553,40 +566,44 @@ CELLS = [
         (_probe * 2).backward()
         sgd_step([_probe], 0.5)
         ### BEGIN HIDDEN TESTS
-        _used = torch.tensor([1.0, 1.0], requires_grad=True)
-        _unused = torch.tensor([5.0], requires_grad=True)
-        (_used * 3).sum().backward()
-        sgd_step([_used, _unused], 1.0)
-        check_close(_unused, [5.0], "a parameter whose .grad is None must not change")
-        check(_unused.grad is None, "a parameter whose .grad is None should keep grad None")
-        check_close(_used, [-2.0, -2.0], "the used parameter should move by -lr * grad")
+        # An sgd_step that switches grad mode off costs this test only, not the cells below it.
+        try:
+            _used = torch.tensor([1.0, 1.0], requires_grad=True)
+            _unused = torch.tensor([5.0], requires_grad=True)
+            (_used * 3).sum().backward()
+            sgd_step([_used, _unused], 1.0)
+            check_close(_unused, [5.0], "a parameter whose .grad is None must not change")
+            check(_unused.grad is None, "a parameter whose .grad is None should keep grad None")
+            check_close(_used, [-2.0, -2.0], "the used parameter should move by -lr * grad")
 
 
-        def _train(step):
-            torch.manual_seed(5)
-            w = torch.randn(3, requires_grad=True)
-            b = torch.zeros(1, requires_grad=True)
-            xs = torch.randn(8, 3)
-            ys = xs @ torch.tensor([1.0, -2.0, 0.5]) + 0.3
-            for _ in range(60):
-                loss = ((xs @ w + b - ys) ** 2).mean()
-                loss.backward()
-                step([w, b], 0.1)
-            return w, b
+            def _train(step):
+                torch.manual_seed(5)
+                w = torch.randn(3, requires_grad=True)
+                b = torch.zeros(1, requires_grad=True)
+                xs = torch.randn(8, 3)
+                ys = xs @ torch.tensor([1.0, -2.0, 0.5]) + 0.3
+                for _ in range(60):
+                    loss = ((xs @ w + b - ys) ** 2).mean()
+                    loss.backward()
+                    step([w, b], 0.1)
+                return w, b
 
 
-        def _reference(params, lr):
-            with torch.no_grad():
-                for p in params:
-                    p -= lr * p.grad
-                    p.grad = None
+            def _reference(params, lr):
+                with torch.no_grad():
+                    for p in params:
+                        p -= lr * p.grad
+                        p.grad = None
 
 
-        _w1, _b1 = _train(sgd_step)
-        _w2, _b2 = _train(_reference)
-        check(_w1.is_leaf and _b1.is_leaf, "training: the parameters should stay leaves")
-        check_close(_w1, _w2, "training for 60 steps: wrong weights", atol=1e-4)
-        check_close(_b1, _b2, "training for 60 steps: wrong bias", atol=1e-4)
+            _w1, _b1 = _train(sgd_step)
+            _w2, _b2 = _train(_reference)
+            check(_w1.is_leaf and _b1.is_leaf, "training: the parameters should stay leaves")
+            check_close(_w1, _w2, "training for 60 steps: wrong weights", atol=1e-4)
+            check_close(_b1, _b2, "training for 60 steps: wrong bias", atol=1e-4)
+        finally:
+            torch.set_grad_enabled(True)
         ### END HIDDEN TESTS
         """,
         points=3,

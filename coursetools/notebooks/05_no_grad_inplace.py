@@ -325,7 +325,6 @@ CELLS = [
         )
         for _key, _value in recorded.items():
             check(type(_value) is bool, f"recorded[{_key!r}] should be True or False, got {_value!r}")
-        check(torch.is_grad_enabled(), "grad mode is off in this kernel: run torch.set_grad_enabled(True)")
         print("recorded has the right form. The graded tests check whether it is right.")
         """,
         points=1,
@@ -937,6 +936,30 @@ CELLS = [
                 """,
                 ["ex3_hidden"],
             ),
+            # Buffers numbered among the parameters that have a gradient at this step: when that set
+            # changes (a parameter used at some steps only), a parameter gets another one's buffer.
+            mistake(
+                """
+                class MySGD:
+                    def __init__(self, params, lr, momentum=0.0):
+                        self.params, self.lr, self.momentum, self.bufs = list(params), lr, momentum, []
+
+                    def zero_grad(self):
+                        for p in self.params:
+                            p.grad = None
+
+                    def step(self):
+                        with torch.no_grad():
+                            active = [p for p in self.params if p.grad is not None]
+                            for i, p in enumerate(active):
+                                if i >= len(self.bufs):
+                                    self.bufs.append(p.grad.clone())
+                                else:
+                                    self.bufs[i] = self.momentum * self.bufs[i] + p.grad
+                                p -= self.lr * (self.bufs[i] if self.momentum else p.grad)
+                """,
+                ["ex3_hidden"],
+            ),
             # The update is recorded: the parameters stop being leaves.
             mistake(
                 """
@@ -995,12 +1018,14 @@ CELLS = [
         ### BEGIN HIDDEN TESTS
         def _params(seed):
             torch.manual_seed(seed)
-            return [torch.randn(3, 2, requires_grad=True), torch.randn(2, requires_grad=True), torch.randn(4, requires_grad=True)]
+            shapes = [(3, 2), (2,), (2,), (4,)]  # weight, every_other (used at odd steps), bias, unused
+            return [torch.randn(*shape, requires_grad=True) for shape in shapes]
 
 
-        def _loss(params, x):
-            weight, bias, unused = params
-            return ((x @ weight + bias).tanh() ** 2).sum()
+        def _loss(params, x, step):
+            weight, every_other, bias, unused = params
+            loss = ((x @ weight + bias).tanh() ** 2).sum()
+            return loss + (every_other**2).sum() if step % 2 else loss
 
 
         def _run(make, lr, momentum, steps, zero_every_step=True):
@@ -1008,10 +1033,10 @@ CELLS = [
             opt = make((p for p in params), lr, momentum)  # a generator, like model.parameters()
             torch.manual_seed(12)
             data = [torch.randn(5, 3) for _ in range(steps)]
-            for x in data:
+            for step, x in enumerate(data):
                 if zero_every_step:
                     opt.zero_grad()
-                _loss(params, x).backward()
+                _loss(params, x, step).backward()
                 opt.step()
             return params
 
@@ -1031,7 +1056,7 @@ CELLS = [
             for _g, _e in zip(_got, _want):
                 check(_g.is_leaf and _g.requires_grad, f"{_what}: the parameters should stay leaves that require grad")
                 check_close(_g, _e, f"{_what}: after 6 steps the parameters differ from torch.optim.SGD's", atol=1e-5)
-            check(_got[2].grad is None, f"{_what}: a parameter that no loss used should keep .grad None")
+            check(_got[3].grad is None, f"{_what}: a parameter that no loss used should keep .grad None")
         ### END HIDDEN TESTS
         """,
         points=3,
