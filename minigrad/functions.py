@@ -572,7 +572,7 @@ block_diag_op = Op("BlockDiagBackward0", lambda xp, *tensors: _block_diag(xp, te
 
 # clone keeps a dense layout (a transpose stays transposed), as PyTorch's preserve_format does;
 # contiguous() and a copying reshape make a row-major copy.
-clone_op = Op("CloneBackward0", lambda xp, self: backend.clone(self, backend.preserved_strides(self)),
+clone_op = Op("CloneBackward0", lambda xp, self: _torch_clone(self),
               self=lambda grad: grad)
 contiguous_op = Op("CloneBackward0", lambda xp, self: backend.clone(self, backend.row_major_strides(self.shape)),
                    self=lambda grad: grad)
@@ -1188,8 +1188,8 @@ def _view_strides(shape, strides, new_shape) -> list:
 
 
 def _torch_clone(a):
-    """A copy of ``a`` laid out as PyTorch's ``a.clone()`` (preserve_format) is: the ops that
-    PyTorch writes into such a clone (put, index_put, index_fill, the ``*_scatter`` ops) give
+    """A copy of ``a`` laid out as PyTorch's ``a.clone()`` (preserve_format) is: ``clone`` itself,
+    and the ops that PyTorch writes into such a clone (put, index_put, index_fill, the ``*_scatter`` ops) give
     their result its layout (``x.t().index_fill(...)`` is column-major)."""
     return backend.clone(a, backend.preserved_strides(a))
 
@@ -4061,8 +4061,6 @@ def tile(input: Tensor, dims) -> Tensor:
     >>> torch.tile(torch.tensor([[1, 2]]), (2,))
     tensor([[1, 2, 1, 2]])
     """
-    if isinstance(dims, int):  # (the method takes tile(2), as Tensor.tile passes a tuple)
-        raise TypeError("tile(): argument 'dims' (position 2) must be tuple of ints, not int")
     return _repeat(input, _padded(_int_tuple("tile", "dims", 2, dims), input.shape))  # 1s for the leading dims
 
 
