@@ -106,7 +106,13 @@ _FACTORIES = ("tensor", *_LIKE, *(f"{name}_like" for name in _LIKE), "arange", "
 for _name in (*_function_names, *_FACTORIES):
     globals()[_name] = _checked(globals()[_name])
 # The methods take a size as numbers one by one (x.reshape(2, 3)); these functions, as one sequence.
-for _name, _size in {"reshape": "shape", "permute": "dims", "flip": "dims", "broadcast_to": "size", "tile": "dims"}.items():
+for _name, _size in {
+    "reshape": "shape",
+    "permute": "dims",
+    "flip": "dims",
+    "broadcast_to": "size",
+    "tile": "dims",
+}.items():
     globals()[_name] = _one_size(globals()[_name], _size)
 
 float = float32  # noqa: A001 - PyTorch's aliases
