@@ -545,7 +545,7 @@ trace_op = Op("TraceBackward0", lambda xp, self, *, self_sym_sizes: xp.asarray(x
 sort_op = Op("SortBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _laid_out_as(_gather_at(xp, self, dim, indices), self),
              self=lambda grad, dim, indices, self_sym_sizes: _put_back(grad, self_sym_sizes, dim, indices))
 stable_sort_op = Op("SortBackward1", sort_op.forward, **sort_op.rules)  # sort(stable=True), PyTorch's other overload
-topk_op = Op("TopkBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _gather_at(xp, self, dim, indices), **sort_op.rules)
+topk_op = Op("TopkBackward0", lambda xp, self, *, dim, indices, self_sym_sizes: _fresh_layout(_gather_at(xp, self, dim, indices)), **sort_op.rules)
 # repeat tiles self; each copy's gradient adds up (summed over the axes of the copies).
 repeat_op = Op("RepeatBackward0", lambda xp, self, *, repeats, self_sym_sizes: xp.tile(self.reshape(_padded(self.shape, repeats)), repeats),
                self=lambda grad, repeats, self_sym_sizes: _sum_copies(grad, repeats, self_sym_sizes))
@@ -1067,6 +1067,12 @@ def _laid_out_as(a, like):
     return backend.relaid(a, backend.preserved_strides(like))
 
 
+def _fresh_layout(a):
+    """``a`` laid out as a new PyTorch tensor of its shape: row-major, also along dims of size 1
+    (which NumPy's contiguity ignores), as topk's results are."""
+    return backend.relaid(a, backend.row_major_strides(a.shape))
+
+
 def _row_major(xp, a):
     """``a`` laid out row-major (contiguous), as PyTorch lays out the results of cat, stack,
     softmax, masked_fill and running sums whatever the inputs' layout (NumPy would follow a
@@ -1125,7 +1131,7 @@ def _index_read(xp, a, key):
             raise
         return xp.empty(shape, dtype=a.dtype)
     if out.ndim < 2 or not out.size or builtins.all(_row_major_exactly(k) for k in (a,) + key if backend.is_array(k)):
-        return xp.ascontiguousarray(out)  # (PyTorch's layout then, as TensorIterator orders it)
+        return _fresh_layout(out)  # (PyTorch's layout then, as TensorIterator orders it)
     return backend.relaid(out, _index_strides(a, key, out.shape))
 
 
@@ -1729,10 +1735,14 @@ def _operand_dtype(values) -> dtypes.dtype:
 def _kept(t: Tensor, *inputs, array=None) -> object:
     """The array of ``t`` (an index, mask or condition; ``array`` if given, e.g. moved to another
     device) for a node's parameters: when the node is recorded, never ``t``'s own memory, so that
-    changing ``t`` in place later cannot change the gradient."""
+    changing ``t`` in place later cannot change the gradient. The copy keeps the order of the
+    dims in memory, which PyTorch's kernels read (``x[i]`` is laid out as a transposed ``i``)."""
     array = t._data if array is None else array
     recorded = is_grad_enabled() and builtins.any(isinstance(i, Tensor) and i.requires_grad for i in inputs)
-    return backend.copy(array) if recorded and array is t._data else array
+    if recorded and array is t._data:
+        with backend.on(backend.device_of(array)):
+            return array.copy(order="K")
+    return array
 
 
 def _as_tensor(value, dtype: dtypes.dtype, device) -> Tensor:
@@ -2572,6 +2582,13 @@ def minimum(input: Tensor, other: Tensor) -> Tensor:
     return _binary(minimum_op, input, other)
 
 
+_UINT8_CONDITION_WARNING = (
+    "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future version of "
+    "PyTorch. Use a boolean condition instead."
+)
+_warned_uint8_condition = False
+
+
 def where(condition: Tensor, input=_NOT_GIVEN, other=_NOT_GIVEN):
     """``input`` where ``condition`` holds, else ``other`` (numbers allowed for either); with
     ``condition`` alone, ``nonzero(condition, as_tuple=True)``: where it holds.
@@ -2587,9 +2604,18 @@ def where(condition: Tensor, input=_NOT_GIVEN, other=_NOT_GIVEN):
         raise _invalid_arguments("where", condition, input if other is _NOT_GIVEN else other)
     dtype = _operand_dtype((input, other))
     device = condition.device
+    for value in (input, other):  # an integer number must fit an integer result (PyTorch casts it with a check)
+        if isinstance(value, int) and not dtype.is_floating_point:
+            _check_fits(value, dtype)
     input, other = _as_tensor(input, dtype, device), _as_tensor(other, dtype, device)
+    if condition.dtype is dtypes.uint8:  # still read as a mask, with PyTorch's warning (once per process)
+        global _warned_uint8_condition
+        if not _warned_uint8_condition:
+            _warned_uint8_condition = True
+            _warn.warn(_UINT8_CONDITION_WARNING, UserWarning)
+        condition = condition != 0
     if condition.dtype is not dtypes.bool:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype}")
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype._legacy_name}")
     _broadcast_shape(condition.shape, input.shape, other.shape)
     _, (condition, input, other) = _one_device("where", condition, input, other)
     result = where_op(input, other, condition=_kept(condition, input, other), dtype=dtype)
@@ -2664,6 +2690,7 @@ def _masked_fill(input: Tensor, mask: Tensor, value, in_place: bool = False) -> 
     if not isinstance(value, Tensor):
         _check_fits(value, input.dtype)
         return masked_fill_op(input, mask=_kept(mask, input), value=value)
+    _check_fits(value._data.item(), input.dtype)  # (PyTorch fills with value.item())
     return masked_fill_tensor_op(input, value, mask=_kept(mask, input, value))
 
 
@@ -2925,9 +2952,10 @@ def min(input: Tensor, dim=None, keepdim: bool = False, *, other=None):  # noqa:
     return _extremum(input, dim, keepdim, other, amin_op, min_dim_op, minimum, "argmin", return_types_min, "min")
 
 
-def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False):
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool | None = _NOT_GIVEN):
     """``(values, indices)``: ``input`` sorted along ``dim`` (NaN counts as the largest), and
-    where each value came from. Equal values keep their order.
+    where each value came from. Equal values keep their order. Giving ``stable`` at all (False
+    or True) is PyTorch's other overload (``SortBackward1``).
 
     >>> import minigrad as torch
     >>> torch.sort(torch.tensor([3.0, 1.0, 2.0]), descending=True).indices
@@ -2935,7 +2963,7 @@ def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = 
     """
     dim = _wrap_dim(dim, input.ndim)
     indices = _laid_out_as(_sorting_indices(input, dim, descending), input._data)
-    op = stable_sort_op if stable else sort_op
+    op = sort_op if stable is _NOT_GIVEN else stable_sort_op
     values = op(input, dim=dim, indices=_kept(Tensor._make(indices), input), self_sym_sizes=tuple(input.shape))
     return return_types_sort(values, Tensor._make(indices))
 
@@ -2995,7 +3023,7 @@ def _topk_indices(a, dim: int, k: int, largest: bool, sorted: bool):  # noqa: A0
                         run.sort(0, k - 1)
                 places[at][:k] = run.idx[:k]
             order = backend.place(places, backend.device_of(a))
-        return xp.moveaxis(order[..., :k], -1, dim).astype("int64", copy=False)
+        return _fresh_layout(xp.moveaxis(order[..., :k], -1, dim).astype("int64", copy=False))
 
 
 def _sorting_indices(input: Tensor, dim: int, descending: bool):
@@ -3094,7 +3122,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     _check_nonempty_dim(input, dim, "kthvalue")
     if not 1 <= k <= (input.shape[dim] if input.ndim else 1):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    if input.dtype is dtypes.bool:
+    if input.dtype is dtypes.bool and input.ndim:  # (a 0-d input is copied, no kernel runs)
         raise _no_kernel(f"kthvalue_{input.device.type}")
     indices = _kthvalue_indices(input._data, dim, k - 1)
     return _picked_along(kthvalue_op, return_types_kthvalue, input, dim, keepdim, indices)
@@ -4429,6 +4457,7 @@ def _byte_masks(key) -> bool:
 def _index_key_here(input: Tensor, key) -> tuple:
     if not input.ndim:
         if isinstance(key, slice):
+            _check_slice(key)
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
         if isinstance(key, numbers.Integral) and not isinstance(key, bool):  # PyTorch's select of a bare int
             if key == 0:
@@ -4500,6 +4529,7 @@ def index(input: Tensor, key) -> Tensor:
     if not _is_basic(key):
         basic, advanced = _split_index(key, input.ndim)
         viewed = _take_views(input, basic, bare_slice=False)  # PyTorch's order: the views, the dtypes, the masks, the shapes
+        _check_index_count(advanced, viewed.ndim)
         _check_index_dtypes(key)
         _check_masks(advanced, viewed.shape)
         _check_index_shapes(advanced)
@@ -4529,14 +4559,21 @@ def _take_views(input: Tensor, key: tuple, bare_slice: bool) -> Tensor:
                 raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
             out = select_op(out, key=(slice(None),) * dim + (k % size,))
         else:
-            if k.step is not None and k.step <= 0:
-                raise ValueError("step must be greater than zero")
+            _check_slice(k)
             _wrap_dim(dim, out.ndim)
             whole = k.start in (None, 0) and k.step in (None, 1) and (k.stop is None or k.stop >= out.shape[dim])
             if bare_slice or not whole:
                 out = slice_op(out, key=(slice(None),) * dim + (k,))
             dim += 1
     return out
+
+
+def _check_slice(k: slice) -> None:
+    """PyTorch's checks of a slice in a key: its parts are read as Python reads them (integers or
+    None, a step not 0: Python's own errors), then the step must be positive."""
+    k.indices(0)
+    if k.step is not None and k.step <= 0:
+        raise ValueError("step must be greater than zero")
 
 
 def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
@@ -4567,11 +4604,16 @@ def _split_index(key: tuple, ndim: int) -> tuple[tuple, tuple]:
         basic.pop()
     while advanced and isinstance(advanced[-1], slice) and advanced[-1] == whole:
         advanced.pop()
-    got = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else 1 for k in advanced)
-    view_ndim = ndim + builtins.sum(k is None for k in basic) - builtins.sum(isinstance(k, int) for k in basic)
-    if got > view_ndim:  # an index past the end after several ellipses
-        raise IndexError(f"too many indices for tensor of dimension {view_ndim} (got {got})")
     return tuple(basic), tuple(advanced)
+
+
+def _check_index_count(advanced: tuple, ndim: int) -> None:
+    """index's and index_put's error for more indices than the view has dims (an index past the
+    end after several ellipses); PyTorch checks it once the views are taken (and for index_put,
+    once its leaf errors are raised)."""
+    got = builtins.sum(k.ndim if backend.is_array(k) and k.dtype == bool else 1 for k in advanced)
+    if got > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim} (got {got})")
 
 
 def _check_masks(key: tuple, shape: tuple, past_end: bool = False) -> None:
@@ -5133,6 +5175,7 @@ def _index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
     if not isinstance(value, Tensor):
         _check_fits(value, input.dtype)
         return index_fill_op(input, dim=dim, index=at, value=value)
+    _check_fits(value._data.item(), input.dtype)  # (PyTorch fills with value.item())
     _, (input, index, value) = _one_device("index_fill", input, index, value)
     return index_fill_tensor_op(input, value, dim=dim, index=at)
 
@@ -5310,6 +5353,8 @@ def _setitem_put(input: Tensor, key: tuple, value, byte_mask: bool = False, on_c
     if _fills_masked(key, value, on_cpu):
         if byte_mask:
             raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+        if isinstance(value, Tensor):
+            _check_fits(value._data.item(), dtype)  # (PyTorch fills with value.item())
     elif isinstance(value, Tensor):
         _check_index_put_shape(input, key, value.shape[_leading_ones(value.shape) :], value.shape)
         if value.dtype is not dtype:
@@ -6714,6 +6759,25 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
 # ----------------------------------------------------------------------------------------------
 
 
+def _slice_less(a: list, b: list) -> bool:
+    """PyTorch's order of two slices in unique(dim=): the first element that differs decides
+    (NaN differs from nothing, so it decides nothing)."""
+    for x, y in zip(a, b):
+        if x < y:
+            return True
+        if x > y:
+            return False
+    return False
+
+
+def _std_sorted_slices(rows):
+    """The order in which PyTorch's std::sort leaves the rows of ``rows`` (2-D) with NaN in them,
+    where no sort by value agrees with it (NaN compares False: an inconsistent order)."""
+    run = Libstdcxx(backend.to_numpy(rows).tolist(), _slice_less)
+    run.sort(0, len(run.v))
+    return backend.place(backend.numpy.array(run.idx, dtype="int64"), backend.device_of(rows))
+
+
 def _unique_arrays(xp, a, dim, consecutive: bool):
     """The distinct values (or slices along ``dim``), sorted, or the runs of equal neighbours when
     ``consecutive``; the index of each element's (or slice's) value in them; their counts. NaN are
@@ -6729,6 +6793,8 @@ def _unique_arrays(xp, a, dim, consecutive: bool):
         counts = xp.diff(xp.append(first, n))
     else:
         order = xp.lexsort(moved.T[::-1]) if moved.shape[1] else xp.arange(n)
+        if dim is not None and moved.dtype.kind == "f" and xp.isnan(moved).any():
+            order = _std_sorted_slices(moved)
         ordered = moved[order]
         starts = xp.ones(n, dtype=bool)
         starts[1:] = (ordered[1:] != ordered[:-1]).any(axis=1)
@@ -6739,10 +6805,11 @@ def _unique_arrays(xp, a, dim, consecutive: bool):
         values = ordered[first]
         counts = xp.diff(xp.append(first, n))
     if dim is None:
-        values, inverse = values.reshape(-1), inverse.reshape(a.shape)
-    else:
-        values = xp.moveaxis(values.reshape((len(first),) + tuple(xp.moveaxis(a, dim, 0).shape[1:])), 0, dim)
-    return xp.ascontiguousarray(values), inverse.astype(xp.int64), counts.astype(xp.int64)
+        values, inverse = xp.ascontiguousarray(values.reshape(-1)), inverse.reshape(a.shape)
+    else:  # laid out as PyTorch's: the slices row-major, moved back into place
+        values = xp.ascontiguousarray(values.reshape((len(first),) + tuple(xp.moveaxis(a, dim, 0).shape[1:])))
+        values = xp.moveaxis(values, 0, dim) if values.size else xp.moveaxis(values, 0, dim).copy()
+    return values, inverse.astype(xp.int64), counts.astype(xp.int64)
 
 
 def _unique_of(op: Op, input: Tensor, dim, consecutive: bool, return_inverse: bool, return_counts: bool):
@@ -6813,6 +6880,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         if weights.ndim != 1 or weights.shape[0] != input.shape[0]:
             raise RuntimeError("weights should be 1-d and have the same length as input")
         _, (input, weights) = _one_device("bincount", input, weights)
+    if weights is not None and input.numel():  # (no values: PyTorch counts int64 zeros, weights or not)
         return bincount_op(weights, indices=_kept(input, weights), minlength=minlength)
     with backend.on(input.device):
         return Tensor._make(backend.xp(input.device).bincount(input._data, minlength=minlength).astype("int64", copy=False))
@@ -6898,6 +6966,8 @@ def _search(name: str, boundaries: Tensor, values, out_int32: bool, right: bool,
                 f"{name}: boundary and sorter must have the same size, but got boundary tensor {list(boundaries.shape)}"
                 f"and got sorter tensor {list(sorter.shape)}"
             )
+        if sorter.numel() and not (0 <= int(sorter._data.min()) and int(sorter._data.max()) < boundaries.shape[-1]):
+            raise RuntimeError(f"{name}: sorter index out of range")
     if dtypes.promote_types(boundaries.dtype, values.dtype) is dtypes.bool:
         raise _no_kernel(f"searchsorted_out_{boundaries.device.type}")
     device, tensors = _one_device("searchsorted", boundaries, values, *([sorter] if sorter is not None else []))
@@ -6905,7 +6975,7 @@ def _search(name: str, boundaries: Tensor, values, out_int32: bool, right: bool,
     with backend.on(device):
         if sorter is not None:
             seq = xp.take_along_axis(seq, tensors[2]._data, axis=-1)
-        rows = seq.reshape(-1, seq.shape[-1]) if seq.ndim > 1 else seq.reshape(1, -1)
+        rows = seq.reshape(math.prod(seq.shape[:-1]), seq.shape[-1])  # (-1 cannot be inferred when rows are empty)
         flat = vals.reshape(rows.shape[0], vals.shape[-1]) if seq.ndim > 1 else vals.reshape(1, -1)
         found = _binary_search(xp, rows, flat, right).reshape(vals.shape)
         return Tensor._make(found.astype(xp.int32 if out_int32 else xp.int64, copy=False))
@@ -7859,19 +7929,23 @@ def histc(input: Tensor, bins: int = 100, min: Number = 0, max: Number = 0) -> T
     tensor([0., 2., 1., 0.])
     """
     _check_tensor(input, "histc")
-    if not input.dtype.is_floating_point:
-        raise _no_kernel(f"histogram_{input.device.type}", input.dtype)
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     lo, hi = float(min), float(max)
     if lo == hi and input.numel():
-        lo, hi = input.min().item(), input.max().item()  # (float() would warn for a tensor that requires grad)
+        lo, hi = float(input.min().item()), float(input.max().item())  # (float() would warn for a tensor that requires grad)
     if lo == hi:
         lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo:g}, {hi:g}] is not finite")  # (as C++ prints doubles)
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
-    if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    # PyTorch checks the range first, then makes the bin edges in the input's dtype (linspace),
+    # then finds it has no integer kernel
+    _check_fits(lo, input.dtype)
+    _check_fits(hi, input.dtype)
+    if not input.dtype.is_floating_point:
+        raise _no_kernel(f"{'linspace' if input.dtype is dtypes.bool else 'histogram'}_{input.device.type}", input.dtype)
     xp = backend.xp(input.device)
     with backend.on(input.device):
         data = input._data.reshape(-1)

@@ -1474,7 +1474,15 @@ class Tensor:
         number or a 0-d CPU value, else a ``copy_`` of ``value`` expanded (on a tensor in a graph
         the view's base gets a ``CopySlices``; ``x[...] = v`` writes into ``x`` itself). The views
         are taken first either way, and a slice over a whole dimension takes none."""
-        if key is False:  # PyTorch does nothing at all here (no check, no node, no new version)
+        # PyTorch makes a tensor of a number first, whatever the key (NumPy's floats and bools are
+        # no numbers there, but its integers and float64, a float, are)
+        if not isinstance(value, Tensor | builtins.int | builtins.float | complex | backend.numpy.integer):
+            raise TypeError(f"can't assign a {backend.type_name(value)} to a {self.type()}")
+        if isinstance(value, backend.numpy.integer):
+            value = builtins.int(value)
+        if not isinstance(value, Tensor) and not self.dtype.is_floating_point:
+            F._check_fits(value, self.dtype)
+        if key is False:  # PyTorch does nothing else here (no check, no node, no new version)
             return
         if key is True:  # PyTorch copies into self.unsqueeze(0) here, as for None (copy_'s casts and words)
             key = None
@@ -1487,6 +1495,7 @@ class Tensor:
             basic, advanced = F._split_index(key, self.ndim)
             target = F._take_views(self, basic, bare_slice=False)
             target._check_writable((value,))  # PyTorch's leaf errors come before the index checks
+            F._check_index_count(advanced, target.ndim)
             F._check_index_dtypes(key)
             F._check_masks(advanced, target.shape)
             F._check_index_shapes(advanced)

@@ -619,3 +619,179 @@ def test_warnings_as_pytorch(case):
             lib,
             [str(w.message) for w in caught],
         )
+
+
+# ------------------------------------------------- search, sort and selection ops (a second fuzz)
+# The same kind of fuzzer over sort/argsort/topk/kthvalue/median/mode/unique/searchsorted/
+# bucketize/histc/bincount/max/min/cummax/where/nonzero and the setitem values (numbers of every
+# kind into every dtype), with ties, NaN, empty and 0-d tensors.
+nan = float("nan")
+
+SEARCH_LAYOUTS = {
+    # topk's results are new row-major tensors, also along dims of size 1
+    "topk along dim 0, with ties": lambda lib: tuple(
+        lib.tensor([[1.0, 1, 2, 2], [1, 1, 2, 2], [0, 3, 3, 0]]).topk(2, 0)
+    ),
+    "topk of one along the last dim": lambda lib: tuple(_x(lib, 3, 4).topk(1)),
+    # unique(dim=) lays the distinct slices out row-major, then moves them back into place
+    "unique along the last dim": lambda lib: lib.tensor([[1.0, 1, 2, 2], [0, 2, 0, 1], [2, 2, 0, 2]]).unique(dim=-1),
+    "unique_consecutive along the last dim": lambda lib: lib.unique_consecutive(_x(lib, 2, 3, 4).remainder(2), dim=-1),
+    "unique along an empty dim": lambda lib: _x(lib, 2, 0, 4).unique(dim=1),
+    # an index read gives a new row-major tensor, also along dims of size 1
+    "a bool key after a slice": lambda lib: _x(lib, 2)[0:, True],
+    "an index after a slice of one": lambda lib: _x(lib, 3, 1, 4)[1, -1:, [3, -1]],
+}
+
+
+@pytest.mark.parametrize("case", SEARCH_LAYOUTS)
+def test_search_results_laid_out_as_pytorch(case):
+    same_layout(SEARCH_LAYOUTS[case])
+
+
+SEARCHES = {
+    # NaN compares False: PyTorch's std::sort of the slices leaves them (and equal ones) apart
+    "unique slices with NaN": lambda lib: lib.tensor([[1.0], [nan], [0.0], [2.0], [nan], [1.0], [0.0]]).unique(
+        dim=0, return_inverse=True, return_counts=True
+    ),
+    "unique rows with NaN": lambda lib: lib.tensor([[1.0, nan], [0.0, 1.0], [1.0, 0.0], [1.0, nan]]).unique(dim=0),
+    "searchsorted in empty rows": lambda lib: lib.searchsorted(lib.zeros(3, 0), _x(lib, 3, 4)),
+    "bincount of nothing, weighted: int64 zeros": lambda lib: lib.bincount(
+        lib.tensor([], dtype=lib.long), weights=lib.ones(0), minlength=3
+    ),
+    "kthvalue of a 0-d bool": lambda lib: tuple(lib.tensor(True).kthvalue(1)),
+    "where with a uint8 condition": lambda lib: lib.where(lib.tensor([2, 0], dtype=lib.uint8), _x(lib, 2), -1.0),
+}
+
+
+@pytest.mark.filterwarnings("ignore:where received a uint8 condition tensor")
+@pytest.mark.parametrize("case", SEARCHES)
+def test_searches_as_pytorch(case):
+    same(SEARCHES[case])
+
+
+def test_sort_given_stable_is_the_stable_overload():
+    def run(lib):
+        x = _x(lib, 3, requires_grad=True)
+        return [type(x.sort(**stable).values.grad_fn).__name__ for stable in ({}, {"stable": False}, {"stable": True})]
+
+    assert same(run) == ["SortBackward0", "SortBackward1", "SortBackward1"]
+
+
+def test_where_warns_of_a_uint8_condition(monkeypatch):
+    monkeypatch.setattr(minigrad.functions, "_warned_uint8_condition", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        minigrad.where(minigrad.tensor([1, 0], dtype=minigrad.uint8), 1.0, 2.0)
+        minigrad.where(minigrad.tensor([1, 0], dtype=minigrad.uint8), 1.0, 2.0)  # (once, as PyTorch)
+    assert [str(w.message) for w in caught] == [
+        "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
+        "version of PyTorch. Use a boolean condition instead."
+    ]
+
+
+def _uint8(lib, *values):
+    return lib.tensor(list(values), dtype=lib.uint8)
+
+
+SEARCH_ERRORS = {
+    # histc checks its bins and range before it finds no kernel for integers
+    "histc: bins of an integer tensor": (lambda lib: lib.histc(lib.tensor([1, 2]), 0), "bins must be > 0"),
+    "histc: range of an integer tensor": (
+        lambda lib: lib.histc(lib.tensor([1, 2]), 3, 2, 1),
+        "max must be larger than min",
+    ),
+    "histc: a range past uint8": (
+        lambda lib: lib.histc(_uint8(lib, 1, 2), 3, -1, 1),
+        "value cannot be converted to type uint8_t",
+    ),
+    "histc: an empty uint8 tensor widens its range below 0": (
+        lambda lib: lib.histc(_uint8(lib), 4),
+        "value cannot be converted to type uint8_t without overflow",
+    ),
+    "histc: a bool tensor": (lambda lib: lib.histc(lib.tensor([True]), 3, 0, 2), "linspace_"),  # (before histogram's)
+    "histc: a range not finite comes first": (
+        lambda lib: lib.histc(_x(lib, 2), 3, float("inf"), 1),
+        "range of [inf, 1] is not finite",
+    ),
+    "searchsorted: a sorter index out of range": (
+        lambda lib: lib.searchsorted(_x(lib, 3), _x(lib, 2), sorter=lib.tensor([0, 1, 3])),
+        "torch.searchsorted(): sorter index out of range",
+    ),
+    "where: an int8 condition": (
+        lambda lib: lib.where(lib.tensor([1, 0], dtype=lib.int8), 1.0, 2.0),
+        "where expected condition to be a boolean tensor, but got a tensor with dtype Char",
+    ),
+    # a slice is read as Python reads it, then its step checked, before the 0-d error
+    "a reversed slice of a 0-d tensor": (lambda lib: lib.tensor(1.0)[::-1], "step must be greater than zero"),
+    "a slice step of 0 on a 0-d tensor": (lambda lib: lib.tensor(1.0)[::0], "slice step cannot be zero"),
+    "a float slice step": (lambda lib: _x(lib, 3)[::-1.5], "slice indices must be integers or None"),
+    # index_put's leaf error comes before its count of indices
+    "set: a leaf, an index past the end after two ellipses": (
+        lambda lib: _set(_x(lib, 3, 1, requires_grad=True), (..., ..., lib.tensor([0])), 0.0),
+        "a leaf Variable that requires grad is being used in an in-place operation.",
+    ),
+    # numbers that do not fit the dtype, where PyTorch converts them with a check
+    "where: an int past uint8": (
+        lambda lib: lib.where(lib.tensor([True, False]), _uint8(lib, 1, 0), 300),
+        "uint8_t without overflow",
+    ),
+    "where: an int past int8 first": (
+        lambda lib: lib.where(lib.tensor([True]), -129, lib.tensor([1], dtype=lib.int8)),
+        "int8_t",
+    ),
+    "masked_fill: a 0-d tensor past uint8": (
+        lambda lib: _uint8(lib, 1, 0).masked_fill(lib.tensor([True, False]), lib.tensor(300)),
+        "value cannot be converted to type uint8_t without overflow",
+    ),
+    "masked_fill_: a float past float16": (
+        lambda lib: lib.zeros(2, dtype=lib.float16).masked_fill_(lib.tensor([True, False]), lib.tensor(1e10)),
+        "value cannot be converted to type c10::Half without overflow",
+    ),
+    "index_fill: a 0-d tensor past int8": (
+        lambda lib: lib.zeros(2, dtype=lib.int8).index_fill(0, lib.tensor([1]), lib.tensor(255)),
+        "value cannot be converted to type int8_t without overflow",
+    ),
+    "set: a number past uint8": (lambda lib: _set(_uint8(lib, 1, 0), 0, 256), "uint8_t without overflow"),
+    "set: a number past uint8, even with a False key": (lambda lib: _set(_uint8(lib, 1, 0), False, 256), "uint8_t"),
+    "set: inf into int32 under a mask": (
+        lambda lib: _set(lib.zeros(2, dtype=lib.int32), lib.tensor([True, False]), float("inf")),
+        "value cannot be converted to type int without overflow",
+    ),
+    "set: a big float into uint8": (lambda lib: _set(_uint8(lib, 1), [0], 1e10), "uint8_t without overflow"),
+    "set: a NumPy integer past uint8": (lambda lib: _set(_uint8(lib, 1), 0, np.int64(300)), "uint8_t without overflow"),
+    "set: a 0-d tensor past int8 under a mask": (
+        lambda lib: _set(lib.zeros(2, dtype=lib.int8), lib.tensor([True, False]), lib.tensor(200)),
+        "value cannot be converted to type int8_t without overflow",
+    ),
+    # values that are neither tensors nor numbers
+    "set: a list": (
+        lambda lib: _set(_x(lib, 3), lib.tensor([True, False, True]), [1.0, 2.0]),
+        "can't assign a list to a",
+    ),
+    "set: a NumPy array": (lambda lib: _set(_x(lib, 3), 0, np.ones(1)), "can't assign a numpy.ndarray to a"),
+    "set: a NumPy bool": (lambda lib: _set(_x(lib, 3), 0, np.bool_(True)), "can't assign a numpy.bool to a"),
+    "set: a NumPy float32": (
+        lambda lib: _set(_x(lib, 3), slice(None), np.float32(1)),
+        "can't assign a numpy.float32 to a",
+    ),
+    "set: None, even with a False key": (lambda lib: _set(_x(lib, 3), False, None), "can't assign a NoneType to a"),
+}
+
+
+@pytest.mark.parametrize("case", SEARCH_ERRORS)
+def test_search_and_value_errors_as_pytorch(case):
+    fn, words = SEARCH_ERRORS[case]
+    same_error(fn, words)
+
+
+def test_an_index_saved_for_backward_keeps_its_layout():
+    # (a node keeps a copy of its index or condition; PyTorch's kernels read the layout of the original)
+    def run(lib):
+        leaf = _x(lib, 3, 4, requires_grad=True)
+        x = leaf.t()
+        picked = x[x.detach().argsort(-1)]
+        kept = lib.where(x > 5, x, 0.0)
+        (grad,) = lib.autograd.grad((kept * _x(lib, 4, 3)).sum(), x)
+        return picked, grad
+
+    same_layout(run)
