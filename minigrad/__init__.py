@@ -11,15 +11,17 @@
     (tensor(4.), tensor(3.))
 """
 
+import builtins as _builtins
+
 from . import autograd, cuda
 from ._arguments import checked as _checked
 from ._arguments import one_size as _one_size
 from ._printing import set_printoptions
 from .autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from .autograd.grad_mode import _state as _grad_mode
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
-    is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
@@ -99,6 +101,14 @@ from .functions import _torch_scalar_tensor as scalar_tensor
 from .functions import broadcast_shapes
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Size, Tensor
+
+
+def is_grad_enabled() -> _builtins.bool:
+    """Whether grad mode is on. Inside ``inference_mode`` an ``enable_grad`` turns it on, as in
+    PyTorch, yet nothing is recorded there (``autograd.grad_mode.is_grad_enabled()``, which
+    minigrad's own code asks, says whether operations are recorded)."""
+    return _grad_mode.grad
+
 
 # A wrong argument gets PyTorch's TypeError, not an AttributeError (or NumPy's error) from inside.
 _LIKE = ("zeros", "ones", "empty", "full", "rand", "randn", "randint")  # and their *_like

@@ -179,3 +179,19 @@ def one_size(function: Callable, parameter: str) -> Callable:
         return function(input, *args, **kwargs)
 
     return call
+
+
+def dims_one_by_one(method: Callable) -> Callable:
+    """The methods whose one argument is a list of dims take the dims one by one too, as
+    PyTorch's (``x.squeeze(0, 2)`` is ``x.squeeze((0, 2))``; ``torch.squeeze(x, 0, 2)`` is refused).
+
+    >>> import minigrad as torch
+    >>> torch.zeros(1, 3, 1).squeeze(0, 2).shape
+    torch.Size([3])
+    """
+
+    @functools.wraps(method)
+    def call(self, *dims, **kwargs):
+        return method(self, dims, **kwargs) if len(dims) > 1 else method(self, *dims, **kwargs)
+
+    return call

@@ -334,18 +334,44 @@ def arange(
     """Evenly spaced values in ``[start, end)``; int64 unless a bound or step is a float."""
     if end is None:
         start, end = 0, start
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if (step > 0 and start > end) or (step < 0 and start < end):
-        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     values = (start, end, step)
     if dtype is None:
         floats = builtins.float | backend.numpy.floating
         dtype = dtypes.get_default_dtype() if any(isinstance(v, floats) for v in values) else dtypes.int64
+    backend.array_dtype(dtype)  # (a dtype that is none gets PyTorch's TypeError)
+    if dtype is dtypes.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     device = backend.as_device(device)
-    with backend.on(device):
-        data = backend.xp(device).arange(start, end, step).astype(backend.array_dtype(dtype))
-    return _finish(data, requires_grad)
+    if dtype.is_floating_point:
+        if not (math.isfinite(start) and math.isfinite(end)):
+            raise RuntimeError(f"unsupported range: {start} -> {end}")
+        count = math.ceil((end - start) / step)
+        computed = dtypes.float32 if dtype is dtypes.float16 else dtypes.float64  # (PyTorch's accumulate type)
+        first, by = backend.numpy.asarray([start, step], _computed_in(computed))
+        formula = lambda i: _fma(i.astype("float64"), by, first, computed)  # noqa: E731 - the value at index i
+        values = _vectorized(count, formula, by, dtype, computed, grain=32768)  # (PyTorch's GRAIN_SIZE)
+        return _finish(backend.place(values.astype(backend.array_dtype(dtype), copy=False), device), requires_grad)
+    if dtype is dtypes.int64 and all(type(v) is builtins.int and -(2**63) <= v < 2**63 for v in values):
+        return _finish(backend.place(backend.numpy.arange(start, end, step, dtype="int64"), device), requires_grad)
+    # Integers as PyTorch's kernel makes them: start and step truncated to integers, so
+    # arange(0, 7, 1.5) steps by 1; int64 truncates the end too, the others count the values
+    # from the numbers as given.
+    first, last, by = (_integer(v, dtypes.int64) for v in values)
+    if dtype is dtypes.int64:
+        if by == 0:
+            raise ValueError("step must be nonzero")
+        span = last - first + by - (1 if by > 0 else -1)
+        count = builtins.abs(span) // builtins.abs(by) if (span > 0) == (by > 0) else 0  # (C++ division)
+    else:
+        count = math.ceil((end - start) / step)
+    data = backend.numpy.arange(count, dtype="int64")
+    data *= by  # (by may be 0 here)
+    data += first
+    return _finish(backend.place(data.astype(backend.array_dtype(dtype), copy=False), device), requires_grad)
 
 
 def linspace(start: Number, end: Number, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -354,18 +380,112 @@ def linspace(start: Number, end: Number, steps: int, *, dtype=None, device=None,
     start, end = _bound("start", start), _bound("end", end)  # (NumPy would broadcast arrays)
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
-    if dtype.is_floating_point or dtype is dtypes.bool:
-        with backend.on(device):
-            data = backend.xp(device).linspace(start, end, steps).astype(backend.array_dtype(dtype))
-        return _finish(data, requires_grad)
-    # Integers as PyTorch's kernel makes them: the bounds made integers first, then the first half
-    # stepped up from start and the second half down from end, each value truncated.
+    backend.array_dtype(dtype)  # (a dtype that is none gets PyTorch's TypeError)
+    if steps <= 1:  # (no step: PyTorch fills in start, or nothing, without its kernel)
+        values = backend.numpy.full(steps, _in(start, dtype) if steps else 0)
+        return _finish(backend.asarray(values, dtype, device), requires_grad)
+    if dtype is dtypes.bool:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    first, last = _in(start, dtype), _in(end, dtype)
+    if dtype.is_floating_point:  # the step in the dtype itself (float16: float32), as PyTorch's kernel
+        computed = dtypes.float64 if dtype is dtypes.float64 else dtypes.float32
+        first, last = backend.numpy.asarray([first, last], _computed_in(computed))
+        step = (last - first) / _computed_in(computed)(builtins.max(steps - 1, 1))
+        values = _from_both_ends(first, last, step, steps, computed)
+    else:  # the step in double, each value truncated
+        step = (builtins.float(last) - builtins.float(first)) / builtins.max(steps - 1, 1)
+        values = backend.numpy.trunc(_from_both_ends(first, last, step, steps, dtypes.float64))
+    return _finish(backend.asarray(values, dtype, device), requires_grad)
+
+
+def _computed_in(dtype):
+    """The NumPy type PyTorch's range kernels compute a floating ``dtype`` in (float16 in float32)."""
+    return backend.numpy.float64 if dtype is dtypes.float64 else backend.numpy.float32
+
+
+def _from_both_ends(first, last, step, steps: int, computed):
+    """PyTorch's linspace kernel: the first half stepped up from ``first``, the second half down
+    from ``last``, each value one fused multiply-add in ``computed`` (float64 or float32)."""
     numpy = backend.numpy
-    start, end = builtins.int(start), builtins.int(end)
-    step = (end - start) / (steps - 1) if steps > 1 else 0.0
     i = numpy.arange(steps)
-    values = numpy.where((i < steps // 2) | (steps == 1), start + step * i, end - step * (steps - 1 - i))
-    return _finish(backend.asarray(numpy.trunc(values), dtype, device), requires_grad)
+    up = i < steps // 2
+    values = numpy.empty(steps, _computed_in(computed))
+    values[up] = _fma(i[up].astype("float64"), step, first, computed)
+    values[~up] = _fma((steps - 1 - i[~up]).astype("float64"), -step, last, computed)
+    return values
+
+
+# The elements of one 256-bit (AVX2) vector of each floating dtype, as PyTorch's arange fills them
+_LANES = {dtypes.float64: 4, dtypes.float32: 8, dtypes.float16: 16}
+
+
+def _vectorized(count: int, formula, step, dtype, computed, grain: int):
+    """PyTorch's loop that fills ``count`` values, ``formula(indices)`` giving the kernel's value
+    at each index: split among the threads as its ``parallel_for`` splits them (pieces of at
+    least ``grain``), and in each piece, as long as two whole vectors remain, a vector takes the
+    formula's value at its first element and steps from there (one fused multiply-add a value,
+    in ``computed``); the remaining values take the formula."""
+    from .functions import get_num_threads
+
+    numpy = backend.numpy
+    values = numpy.empty(count, _computed_in(dtype))
+    lanes = _LANES[dtype]
+    threads = builtins.min(get_num_threads(), -(-count // grain)) if count > grain else 1
+    piece = -(-count // threads) if count else 1
+    for begin in range(0, count, piece):
+        stop = builtins.min(begin + piece, count)
+        whole = (stop - begin) // (2 * lanes) * 2 * lanes
+        if whole:
+            firsts = formula(numpy.arange(begin, begin + whole, lanes)).astype(values.dtype)
+            j = numpy.tile(numpy.arange(lanes, dtype="float64"), whole // lanes)
+            values[begin : begin + whole] = _fma(j, step, numpy.repeat(firsts, lanes), computed)
+        values[begin + whole : stop] = formula(numpy.arange(begin + whole, stop))
+    return values
+
+
+def _fma(a, b, c, dtype):
+    """``a * b + c`` rounded once to ``dtype`` (float64, or float32 through an exact float64
+    product), as the fused multiply-add PyTorch's compiler emits in its range kernels."""
+    from .random import _fma64
+
+    numpy = backend.numpy
+    if dtype is dtypes.float64:
+        return a + c if b == 1.0 else _fma64(a, numpy.float64(b), numpy.asarray(c, "float64"))
+    out = numpy.multiply(a, numpy.float32(b), dtype="float64")
+    out += numpy.asarray(c, "float32")
+    return out.astype("float32")
+
+
+def _c_cast(values, dtype):
+    """Doubles converted to an integer ``dtype`` as PyTorch's C++ casts them on x86: truncated,
+    through int32 for the smaller types (so they wrap), and the lowest integer where a value does
+    not fit (or is nan)."""
+    numpy = backend.numpy
+    limit = 2.0**63 if dtype is dtypes.int64 else 2.0**31
+    inside = (values > -limit - 1) & (values < limit)
+    return numpy.where(inside, numpy.trunc(values), -limit).astype("int64").astype(backend.array_dtype(dtype))
+
+
+def _in(value, dtype):
+    """A bound converted to ``dtype`` as PyTorch converts a number: refused where it does not fit,
+    truncated into integers (a negative int wraps into uint8)."""
+    if dtype is dtypes.bool:
+        return builtins.bool(value)
+    if dtype.is_floating_point:
+        from .functions import _check_fits
+
+        _check_fits(value, dtype)
+        return builtins.float(value)
+    return _integer(value, dtype)
+
+
+def _integer(value, dtype) -> int:
+    """A number converted to an integer ``dtype`` as PyTorch converts it (see :func:`_in`)."""
+    from .functions import _check_fits
+
+    _check_fits(value, dtype)
+    value = builtins.int(value)  # (toward zero, as C++)
+    return value % 256 if dtype is dtypes.uint8 else value
 
 
 def _bound(name: str, value):

@@ -1533,8 +1533,10 @@ def _prod_backward(grad, self, result, dim, keepdim=False):
     if dim is None:
         if not is_grad_enabled() and zero.sum().item() > 1:
             return zeros_like_tensor(self)
+        if self.numel() == 1:  # (PyTorch's rule gives the gradient itself: it does not depend on self)
+            return grad.view_as(self)
         return (grad * _exclusive_products(self.reshape(-1), 0)).view_as(self)
-    return grad * _exclusive_products(self, dim)
+    return grad if self.shape[dim] == 1 else grad * _exclusive_products(self, dim)
 
 
 def _exclusive_products(self, dim):
@@ -1552,8 +1554,11 @@ def _exclusive_products(self, dim):
 def _cumprod_backward(grad, self, result, dim):
     if self.numel() <= 1 or self.shape[dim] == 1:
         return grad
-    if not bool((self == 0).any()):
+    zero = self == 0
+    if not bool(zero.any()):
         return (grad * result).flip(dim).cumsum(dim).flip(dim) / self
+    if not is_grad_enabled():  # no graph to make: PyTorch's faster rule, whose inf and nan differ
+        return _cumprod_backward_zeros(grad, self, result, dim, zero)
     size, pieces = self.shape[dim], []
     along = lambda start, stop=None: (slice(None),) * dim + (slice(start, stop),)  # noqa: E731
     for k in range(size):  # d result_j / d self_k for j >= k: the product of self_i, i <= j, i != k
@@ -1562,6 +1567,23 @@ def _cumprod_backward(grad, self, result, dim):
         omitted = cat([before, before * after], dim) if k < size - 1 else before
         pieces.append((grad[along(k)] * omitted).sum(dim))
     return stack(pieces, dim)
+
+
+def _cumprod_backward_zeros(grad, self, result, dim, zero):
+    """PyTorch's O(n) cumprod_backward for an input with zeros, step by step (an inf or nan
+    spreads as in its masks): before the first zero, the sum of ``grad * result`` from the
+    end divided by ``self``; at the first zero, the products up to the second zero times the
+    gradients there, times the product before it; zero after it."""
+    zeros_seen = zero.cumsum(dim)
+    before = zeros_seen == 0
+    first = zero & (zeros_seen == 1)
+    between = (zeros_seen == 1) & first.logical_not()
+    head = (grad * result).masked_fill(before.logical_not(), 0).flip(dim).cumsum(dim).flip(dim) / self
+    ones = ones_like_tensor(result.narrow(dim, 0, 1))
+    previous = cat([ones, result.narrow(dim, 0, self.shape[dim] - 1)], dim)  # the product before each element
+    at_first = (self.masked_fill(between.logical_not(), 1).cumprod(dim) * grad.masked_fill(zeros_seen != 1, 0)).sum(dim, keepdim=True)
+    at_first = at_first * where(first, previous, 0).sum(dim, keepdim=True)
+    return where(before, head, where(first, at_first, 0))
 
 
 def _logcumsumexp_backward(grad, self, result, dim):
@@ -1687,7 +1709,10 @@ def _nll_backward(xp, grad_output, shape, target, weight, reduction, ignore_inde
 def _dims(dim, ndim: int) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))
-    dims = tuple(_wrap_dim(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim))
+    if isinstance(dim, int):
+        dims = (_wrap_dim(dim, ndim),)
+    else:  # (PyTorch's parser checks the type of the first dim only: a True after it is 1)
+        dims = tuple(_wrap_dim(builtins.int(d) if i and type(d) is bool else d, ndim) for i, d in enumerate(dim))
     for i, d in enumerate(dims):
         if d in dims[:i]:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -2722,18 +2747,18 @@ def mean(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = 
     return mean_dim_op(input, dim=dims, keepdim=keepdim, dtype=dtype)
 
 
-def var(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+def var(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool = _NOT_GIVEN, keepdim: bool = False, *, correction=None) -> Tensor:
     """Variance over ``dim`` (all elements by default), dividing by N - ``correction``; the
     default correction is 1 (``unbiased=False`` makes it 0)."""
     return _spread(var_op, "var", input, dim, unbiased, keepdim, correction)
 
 
-def std(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> Tensor:
+def std(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool = _NOT_GIVEN, keepdim: bool = False, *, correction=None) -> Tensor:
     """Standard deviation: the square root of :func:`var`, with the same arguments."""
     return _spread(std_op, "std", input, dim, unbiased, keepdim, correction)
 
 
-def var_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+def var_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool = _NOT_GIVEN, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
     """``(var, mean)`` over ``dim`` in one go, with :func:`var`'s arguments; both results share
     one backward node (``VarMeanBackward0``), as in PyTorch.
 
@@ -2744,14 +2769,28 @@ def var_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bo
     return _spread(VarMeanBackward0, "var_mean", input, dim, unbiased, keepdim, correction)
 
 
-def std_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool | None = None, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
+def std_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bool = _NOT_GIVEN, keepdim: bool = False, *, correction=None) -> tuple[Tensor, Tensor]:
     """``(std, mean)`` over ``dim`` in one go, with :func:`std`'s arguments (one ``StdMeanBackward0`` node)."""
     return _spread(StdMeanBackward0, "std_mean", input, dim, unbiased, keepdim, correction)
 
 
 def _spread_and_mean(xp, a, *, dim, correction, keepdim, std):
     spread = _var(xp, a, dim, correction, keepdim)
-    return xp.sqrt(spread) if std else spread, _reduced(xp, xp.asarray(_mean(a, dim, keepdim), dtype=a.dtype))
+    return xp.sqrt(spread) if std else spread, _reduced(xp, xp.asarray(_welford_mean(xp, a, dim, keepdim), dtype=a.dtype))
+
+
+def _welford_mean(xp, a, dim, keepdim):
+    """The mean of var_mean/std_mean as PyTorch's running (Welford) update leaves it where the
+    input has an inf: nan (inf - inf), unless the only inf comes last in the reduced elements."""
+    mean = _mean(a, dim, keepdim)
+    if xp.isfinite(mean).all() or not a.size:
+        return mean
+    axes = tuple(range(a.ndim)) if dim is None else tuple(dim)
+    rows = xp.moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim)))
+    rows = rows.reshape(rows.shape[: a.ndim - len(axes)] + (-1,))  # the reduced elements of each result, in order
+    inf = xp.isinf(rows)
+    lone_last = (inf.sum(axis=-1) == 1) & inf[..., -1]
+    return xp.where((inf.any(axis=-1) & ~lone_last).reshape(mean.shape), xp.nan, mean)
 
 
 def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
@@ -2765,6 +2804,12 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
         )
     if correction is None:
         correction = 0 if unbiased is False else 1
+    elif unbiased is not _NOT_GIVEN:  # (PyTorch has no signature that takes both)
+        raise TypeError(f"{name}() received an invalid combination of arguments: give unbiased or correction, not both")
+    elif isinstance(correction, Tensor) and correction.numel() == 1:  # a number in a tensor, as PyTorch takes it
+        correction = correction.item()
+    elif not isinstance(correction, numbers.Number):
+        raise TypeError(f"{name}(): argument 'correction' must be Number, not {backend.type_name(correction)}")
     dims = _dims(_all_if_empty(dim), input.ndim)
     kept = math.prod(n for d, n in enumerate(input.shape) if d not in dims)
     if (_count(input.shape, dims) if kept else 0) - correction <= 0:  # PyTorch counts 0 for an empty result
@@ -8261,13 +8306,41 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     >>> torch.logspace(0, 2, 3)
     tensor([  1.,  10., 100.])
     """
+    from .factories import _c_cast, _computed_in, _in
+
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     device = backend.as_device(device)
     dtype = dtype or dtypes.get_default_dtype()
-    with backend.on(device):
-        data = backend.xp(device).logspace(start, end, steps, base=base).astype(backend.array_dtype(dtype))
+    backend.array_dtype(dtype)  # (a dtype that is none gets PyTorch's TypeError)
+    numpy = backend.numpy
+    if steps <= 1:  # PyTorch fills in base ** start, start as given (or nothing)
+        power = _in(float(base) ** float(start), dtype) if steps else 0
+        return Tensor._make(backend.asarray(numpy.full(steps, power), dtype, device)).requires_grad_(requires_grad)
+    if dtype is dtypes.bool:
+        raise NotImplementedError("\"logspace_cpu\" not implemented for 'Bool'")
+    else:  # PyTorch's kernel: the bounds in the dtype (integers truncated), the exponents in double
+        first, last = _in(start, dtype), _in(end, dtype)
+        if dtype.is_floating_point:
+            first, last = numpy.asarray([first, last], _computed_in(dtype))
+        step = float(last - first) / builtins.max(steps - 1, 1)
+        i = numpy.arange(steps)  # (no fused multiply-add here: this kernel is compiled without)
+        exponents = numpy.where(i < steps // 2, float(first) + step * i, float(last) - step * (steps - 1 - i))
+    powers = numpy.array([_c_pow(float(base), e) for e in exponents.tolist()])  # (NumPy's power rounds otherwise)
+    data = powers.astype(backend.array_dtype(dtype)) if dtype.is_floating_point or dtype is dtypes.bool else _c_cast(powers, dtype)
+    data = backend.asarray(data, dtype, device)
     return Tensor._make(data).requires_grad_(requires_grad) if requires_grad else Tensor._make(data)
+
+
+def _c_pow(base: float, exponent: float) -> float:
+    """C's ``pow`` (Python's ``math.pow`` calls it), with C's nan and inf where Python raises."""
+    try:
+        return math.pow(base, exponent)
+    except ValueError:  # a negative base and a fractional exponent
+        return math.nan
+    except OverflowError:
+        odd = exponent.is_integer() and exponent % 2 == 1
+        return -math.inf if base < 0 and odd else math.inf
 
 
 def _torch_range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -1943,7 +1943,7 @@ def zeros_like_tensor(t: Tensor, dtype: dtypes.dtype | None = None) -> Tensor:
 
 
 from . import functions as F  # noqa: E402  (functions needs Tensor, so it is imported last)
-from ._arguments import checked  # noqa: E402
+from ._arguments import checked, dims_one_by_one  # noqa: E402
 
 # Every function in _METHODS is also a method, as in PyTorch: x.exp() is exp(x) (and a wrong
 # argument gets PyTorch's TypeError, not an AttributeError from inside).
@@ -1951,6 +1951,7 @@ for _name in _METHODS:
     setattr(Tensor, _name, checked(getattr(F, _name), method=True))
 for _name in ("max", "min", "requires_grad_"):  # Tensor's own methods that take a bool
     setattr(Tensor, _name, checked(getattr(Tensor, _name), method=True))
+Tensor.squeeze, Tensor.count_nonzero = dims_one_by_one(Tensor.squeeze), dims_one_by_one(Tensor.count_nonzero)
 # The commonest operators call no method of their own first (each is one Python call less).
 Tensor.__add__ = Tensor.__radd__ = F.add
 Tensor.__sub__, Tensor.__rsub__ = F.sub, F.rsub
@@ -1994,6 +1995,7 @@ _H5_METHODS += (
 )
 for _name in _H5_METHODS.split():
     setattr(Tensor, _name, getattr(F, _name if hasattr(F, _name) else "_" + _name))  # (t_ and friends: methods only)
+Tensor.squeeze_ = dims_one_by_one(Tensor.squeeze_)
 Tensor.real = property(F.real, doc="The real part: the tensor itself for a real tensor.")
 Tensor.imag = property(F.imag, doc="The imaginary part: PyTorch refuses it for real tensors.")
 

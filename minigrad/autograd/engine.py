@@ -14,15 +14,16 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
+import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .. import _warn, backend
 from .anomaly_mode import _state as _anomaly
 from .anomaly_mode import call_detecting
 from .grad_mode import is_grad_enabled, set_grad_enabled
-from .graph import _STEALS, AccumulateGrad, GradientEdge, Node, gradient_edge
+from .graph import _STEALS, AccumulateGrad, GradientEdge, Node, edge_metadata, gradient_edge
 
 if TYPE_CHECKING:
     from ..tensor import Tensor
@@ -36,10 +37,53 @@ def _as_tuple(x) -> tuple:
     return tuple(x)
 
 
+def _inputs_tuple(inputs, fn: str) -> tuple:
+    """``inputs`` of ``grad``/``backward``: tensors or GradientEdges, one or a sequence, or a dict
+    (its values, as ``dict(model.named_parameters())``), as in PyTorch 2.13."""
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    if isinstance(inputs, Mapping):
+        raise TypeError(
+            f"`inputs` argument to `{fn}()` must be a dict, not {type(inputs).__name__}. Other Mapping types are not supported."
+        )
+    return _as_tuple(inputs)
+
+
+def _edge_grad(out: GradientEdge, grad, i: int):
+    """The gradient that starts backward at a GradientEdge given as an output: checked against
+    what the edge's tensor was, where minigrad knows it (see ``graph.get_gradient_edge``)."""
+    meta = edge_metadata(out)
+    if grad is None:
+        if meta is None:
+            raise RuntimeError(
+                "grad can be implicitly created only for scalar outputs: minigrad does not know the shape of "
+                "this GradientEdge's tensor (make the edge with torch.autograd.graph.get_gradient_edge, or "
+                "pass grad_outputs)"
+            )
+        shape, dtype, device = meta
+        if math.prod(shape) != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
+        with backend.on(device):
+            return _tensor.Tensor._make(backend.xp(device).ones(shape, dtype=backend.array_dtype(dtype)))
+    if not isinstance(grad, _tensor.Tensor):
+        raise TypeError(f"gradients can be either Tensors or None, but got {type(grad).__name__}")
+    if meta is not None and tuple(grad.shape) != tuple(meta[0]):
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and output[{i}] has a shape of "
+            f"{_tensor.Size(meta[0])}."
+        )
+    return grad
+
+
 def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
     """Check or create the gradient that starts backward at each output."""
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(out, GradientEdge):
+            result.append(_edge_grad(out, grad, i))
+            continue
         if grad is None:
             if out.numel() != 1:
                 raise RuntimeError(
@@ -73,6 +117,8 @@ def _make_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
 def _check_outputs(outputs: Sequence[Tensor]) -> None:
     for i, out in enumerate(outputs):
         # (nothing to start from: also for a view that requires grad only because its base does)
+        if isinstance(out, GradientEdge):
+            continue
         if out.grad_fn is None and not out._requires_grad:
             raise RuntimeError(
                 f"element {i} of tensors does not require grad and does not have a grad_fn. "
@@ -183,10 +229,11 @@ def run_backward(
     do. Without it (``autograd.grad``) the gradients reaching ``inputs`` are returned instead.
     ``observer``, if given, is told about each step (used by ``minigrad.viz.trace_backward``).
     """
-    roots = [out.grad_fn or gradient_edge(out)[0] for out in outputs]
+    roots = [out.node if isinstance(out, GradientEdge) else out.grad_fn or gradient_edge(out)[0] for out in outputs]
     buffers: dict[Node, list] = {}
     for out, root, grad in zip(outputs, roots, grad_outputs):
-        _add_to_buffer(buffers, root, out._output_nr if out.grad_fn else 0, grad)
+        nr = out.output_nr if isinstance(out, GradientEdge) else out._output_nr if out.grad_fn else 0
+        _add_to_buffer(buffers, root, nr, grad)
 
     # Where gradients are captured (autograd.grad) or which leaves accumulate (backward(inputs=)).
     capture: dict[tuple[Node, int], list[int]] = {}
@@ -298,7 +345,8 @@ def _capture(node: Node, grads: list, capture: dict, captured: list, inputs, cre
         for i in capture.get((node, nr), ()):
             captured[i] = grad
             if inputs is not None and grad is not None and not isinstance(node, AccumulateGrad):
-                _accumulate_into_nonleaf(inputs[i], grad, create_graph)
+                if not isinstance(inputs[i], GradientEdge):  # (an edge has no .grad to fill)
+                    _accumulate_into_nonleaf(inputs[i], grad, create_graph)
 
 
 def _add_to_buffer(buffers: dict, node: Node, nr: int, grad: Tensor) -> None:
@@ -452,9 +500,9 @@ def backward(
     if len(grads) != len(tensors):
         raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     if inputs is not None:
-        inputs = _as_tuple(inputs)
+        inputs = _inputs_tuple(inputs, "backward")
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     _check_outputs(tensors)
     grads = _make_grads(tensors, grads)
     if retain_graph is None:
@@ -518,7 +566,8 @@ def grad(
             FutureWarning,
         )
     outputs = _as_tuple(outputs)
-    inputs = _as_tuple(inputs)
+    keys = tuple(inputs) if type(inputs) is dict else None  # a dict in, a dict out
+    inputs = _inputs_tuple(inputs, "grad")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if materialize_grads and allow_unused is False:
@@ -548,9 +597,11 @@ def grad(
                     f"The differentiated Tensor at index {i} appears to not have been used "
                     "in the graph. Set allow_unused=True if this is the desired behavior."
                 )
+            if materialize_grads and isinstance(inputs[i], GradientEdge):
+                raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
             if materialize_grads:  # (with create_graph, a leaf that requires grad, as PyTorch's)
                 result[i] = zeros_like_tensor(inputs[i]).requires_grad_(create_graph)
-    return tuple(result)
+    return tuple(result) if keys is None else dict(zip(keys, result))
 
 
 def _check_batched_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Tensor]:
@@ -567,7 +618,11 @@ def _check_batched_grads(outputs: Sequence[Tensor], grads: Sequence) -> list[Ten
                 )
             if grad.shape[0] == 0:
                 raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
-            if grad.shape[1:] != out.shape:
+            if isinstance(out, GradientEdge):  # (PyTorch checks its shape, and has no message for it)
+                meta = edge_metadata(out)
+                if meta is not None and tuple(grad.shape[1:]) != tuple(meta[0]):
+                    raise RuntimeError("Batched grads are not supported with GradientEdge")
+            elif grad.shape[1:] != out.shape:
                 raise RuntimeError(
                     "If `is_grads_batched=True`, we interpret the first dimension of each grad_output "
                     "as the batch dimension. The sizes of the remaining dimensions are expected to "

@@ -14,7 +14,8 @@ from .. import _warn
 
 
 class _State(threading.local):
-    enabled = True  # every thread starts recording, as in PyTorch
+    enabled = True  # recording: every thread starts recording, as in PyTorch
+    grad = True  # PyTorch's grad mode (torch.is_grad_enabled()): recording, unless in inference mode
     inference = False  # inside inference_mode: new tensors are inference tensors
 
 
@@ -22,12 +23,14 @@ _state = _State()
 
 
 def is_grad_enabled() -> bool:
-    """True when new operations are recorded in the graph."""
+    """True when new operations are recorded in the graph (``torch.is_grad_enabled()`` also
+    reports an ``enable_grad`` inside ``inference_mode``, where nothing is recorded)."""
     return _state.enabled
 
 
 def _set(mode: bool) -> None:
-    _state.enabled = bool(mode)
+    _state.grad = bool(mode)
+    _state.enabled = _state.grad and not _state.inference  # inference mode records nothing, as in PyTorch
 
 
 class _GradMode:
@@ -36,7 +39,7 @@ class _GradMode:
     mode = True
 
     def __enter__(self) -> None:
-        self.prev = is_grad_enabled()
+        self.prev = _state.grad
         _set(self.mode)
 
     def __exit__(self, *exc) -> None:
@@ -105,7 +108,7 @@ class set_grad_enabled(_GradMode):  # noqa: N801
             raise TypeError(
                 f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not {type(mode).__name__}"
             )
-        self.prev = is_grad_enabled()
+        self.prev = _state.grad
         self.mode = mode
         _set(self.mode)
 
@@ -143,11 +146,11 @@ class inference_mode(_GradMode):  # noqa: N801
         self.mode = mode if isinstance(mode, bool) else True
 
     def __enter__(self) -> None:
-        self.prev = (_state.enabled, _state.inference)
-        _state.enabled, _state.inference = not self.mode, self.mode
+        self.prev = (_state.enabled, _state.grad, _state.inference)
+        _state.enabled, _state.grad, _state.inference = not self.mode, not self.mode, self.mode
 
     def __exit__(self, *exc) -> None:
-        _state.enabled, _state.inference = self.prev
+        _state.enabled, _state.grad, _state.inference = self.prev
 
     def clone(self):
         return inference_mode(self.mode)

@@ -476,7 +476,21 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
     edge = gradient_edge(tensor)
     if edge[0] is None:  # a view that requires grad only because its base does (PyTorch's assertion)
         raise AssertionError("Expected gradient function to be set")
+    # What the tensor was, for an edge later given as an output (PyTorch's nodes keep it for each
+    # of their inputs; minigrad's nodes do not, so it is noted here).
+    _edge_metadata.setdefault(edge[0], {})[edge[1]] = (tuple(tensor.shape), tensor.dtype, tensor.device)
     return GradientEdge(*edge)
+
+
+_edge_metadata: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # node -> {output_nr: (shape, dtype, device)}
+
+
+def edge_metadata(edge: GradientEdge) -> tuple | None:
+    """The shape, dtype and device of the tensor whose gradient ``edge`` takes, where known."""
+    node, nr = edge[0], edge[1]
+    if isinstance(node, AccumulateGrad):
+        return tuple(node.variable.shape), node.variable.dtype, node.variable.device
+    return _edge_metadata.get(node, {}).get(nr)
 
 
 def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> _hooks.RemovableHandle:
