@@ -1326,7 +1326,8 @@ def _adaptive_geometry(xp, shape, output_size):
 
 def _average(xp, x, geometry):
     windows, positions, inside = _windows_of(xp, x, geometry[:2])
-    total = xp.where(inside, windows, 0).sum(-1, dtype=windows.dtype)
+    # (the gather lays the windows out with the batch dims innermost: the result is made row-major, as PyTorch's)
+    total = xp.ascontiguousarray(xp.where(inside, windows, 0).sum(-1, dtype=windows.dtype))
     if x.dtype.kind != "f":  # integers: PyTorch's integer division, which truncates
         return xp.trunc(total / geometry[2]).astype(x.dtype)
     return (total / geometry[2]).astype(x.dtype, copy=False)
@@ -1426,7 +1427,7 @@ def _pad_ops(name: str, mode: str) -> Op:
     position's gradient back at its source (``{name}BackwardBackward0``, linear in the gradient)."""
     forward = Op(
         f"{name}Backward0",
-        lambda xp, self, *, padding: self[pad_key(xp, self.shape, padding, mode)],
+        lambda xp, self, *, padding: xp.ascontiguousarray(self[pad_key(xp, self.shape, padding, mode)]),  # row-major
         self=lambda grad, self, padding: backward(grad, self, padding=padding),
     )
     backward = Op(

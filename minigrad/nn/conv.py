@@ -36,7 +36,8 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device=None,
         dtype=None,
-        output_padding=0,
+        *,
+        _output_padding=0,  # (the transposed layers' alone: PyTorch's Conv2d takes no output_padding)
     ) -> None:
         super().__init__()
         n = self._dims
@@ -63,7 +64,7 @@ class _ConvNd(Module):
             )
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.padding_mode = padding_mode
-        self.transposed, self.output_padding = self._transposed, F._ntuple(output_padding, "output_padding", n)
+        self.transposed, self.output_padding = self._transposed, F._ntuple(_output_padding, "output_padding", n)
         # F.pad's widths for the other padding modes: last dim first, (before, after) each
         self._reversed_padding_repeated_twice = _reversed_padding(self.padding, self.kernel_size, self.dilation)
         shape = (in_channels, out_channels // groups) if self.transposed else (out_channels, in_channels // groups)
@@ -186,7 +187,7 @@ class _ConvTransposeNd(_ConvNd):
             padding_mode,
             device,
             dtype,
-            output_padding,
+            _output_padding=output_padding,
         )
 
     def _output_padding(self, input: Tensor, output_size) -> tuple:

@@ -215,11 +215,29 @@ def _conv_padding(padding, kernel: tuple, stride: tuple, dilation: tuple) -> tup
         if any(s != 1 for s in stride):
             raise RuntimeError("padding='same' is not supported for strided convolutions")
         total = [d * (k - 1) for d, k in zip(dilation, kernel)]
-        return tuple(t // 2 for t in total), tuple(t % 2 for t in total)
-    pads = _ntuple(padding, "padding", n)
-    if min(pads) < 0:
+        pads, extra = tuple(t // 2 for t in total), tuple(t % 2 for t in total)
+    else:
+        pads, extra = _ntuple(padding, "padding", n), (0,) * n
+    if min(pads) < 0:  # (also 'same' with a negative dilation)
         raise RuntimeError("negative padding is not supported")
-    return pads, (0,) * n
+    return pads, extra
+
+
+def _as_given(value, dims: int):
+    """An int as PyTorch's argument parser passes it on to a ``dims``-d convolution: ``dims`` copies
+    (so a weight with another number of dims is refused by the length check of :func:`_ntuple`)."""
+    return (value,) * dims if isinstance(value, int) else value
+
+
+def _conv_dtype_error(input: Tensor, other: Tensor, what: str) -> RuntimeError:
+    """A weight or bias of another dtype than the input: PyTorch's oneDNN path (float32 and float16
+    inputs) says it one way, its other kernels another."""
+    if input.dtype in (dtypes.float32, dtypes.float16):
+        return RuntimeError(
+            f"Input type ({_tensor_type(input)}) and {what} type ({_tensor_type(other)}) should be the same or "
+            f"input should be a MKLDNN tensor and {what} is a dense tensor"
+        )
+    return RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {other.dtype._legacy_name}")
 
 
 def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation, groups: int, dims: int) -> Tensor:
@@ -239,24 +257,40 @@ def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation,
         )
     if input.ndim == dims + 1:
         return _convolution(input.unsqueeze(0), weight, bias, stride, padding, dilation, groups, dims).squeeze(0)
+    if isinstance(padding, str) and padding not in ("same", "valid"):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
     if weight.ndim < 3:
         raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
     n = weight.ndim - 2  # PyTorch reads the number of spatial dims off the weight
-    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
+    if padding == "same":  # (PyTorch's own path for 'same', with its own checks)
+        if weight.ndim != input.ndim:
+            raise RuntimeError(
+                f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight{list(weight.shape)}, "
+                f"but got {input.ndim}-dimensional input of size {list(input.shape)} instead"
+            )
+        for name, value in (("stride", stride), ("dilation", dilation)):
+            if not isinstance(value, int) and len(value) not in (1, n):
+                raise RuntimeError(f"{name} cannot broadcast to {n} dimensions")
+    stride, dilation = _ntuple(_as_given(stride, dims), "stride", n), _ntuple(_as_given(dilation, dims), "dilation", n)
     kernel = tuple(weight.shape[2:])
-    pads, extra = _conv_padding(padding, kernel, stride, dilation)
+    pads, extra = _conv_padding(_as_given(padding, dims), kernel, stride, dilation)
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation) <= 0:
-        raise RuntimeError("non-positive dilation is not supported")
+    if min(dilation) < 0:
+        raise RuntimeError("dilation should be greater than zero")
     if weight.ndim != input.ndim:
         raise RuntimeError(
             f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, "
             f"but got {input.ndim}-dimensional input of size {list(input.shape)} instead"
         )
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
     out_channels, channels = weight.shape[0], input.shape[1]
+    if out_channels < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size "
+            f"{list(weight.shape)} instead"
+        )
     if out_channels % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of size [{list(weight.shape)}] instead"
@@ -273,17 +307,19 @@ def _convolution(input: Tensor, weight: Tensor, bias, stride, padding, dilation,
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, reach))}). Kernel size can't be greater than actual input size"
         )
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(
-            f"Input type ({input.dtype}) and weight/bias type ({weight.dtype}) should be the same; convert one with .to(dtype)"
-        )
-    if bias is None:
-        bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
-    elif bias.shape != (out_channels,):
+    if bias is not None and bias.shape != (out_channels,):
         raise RuntimeError(
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {out_channels} "
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
+    if min(dilation) == 0:  # refused by the kernel: oneDNN's (float32) or the others' words
+        if input.dtype is not dtypes.float64:
+            raise RuntimeError("non-positive dilation is not supported")
+        raise RuntimeError(f"dilation should be greater than zero, but got {[1] * (n == 1) + list(dilation)}")
+    if input.dtype is not weight.dtype:
+        raise _conv_dtype_error(input, weight, "weight")
+    if bias is None:
+        bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
     if any(extra):
         _warn.warn(
             "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
@@ -899,6 +935,10 @@ def batch_norm(
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     if momentum is None:  # nn.BatchNorm's momentum=None becomes 1/num_batches_tracked before this
         raise TypeError("batch_norm(): argument 'momentum' (position 7) must be float, not NoneType")
+    if input.numel() == 0:  # PyTorch's shortcut, before its other checks: no statistics to take or update
+        out = input.clone()  # (a new tensor, not a view, so that the graph goes on)
+        out = out if weight is None else out * weight.select(0, 0)
+        return out if bias is None else out + bias.select(0, 0)
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
     if running_mean is None and not training:
@@ -911,7 +951,7 @@ def batch_norm(
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if input.ndim < 2:
         raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
-    _check_same_dtype(input, *stats.values())
+    _check_same_dtype(input, weight, bias, running_mean, running_var)  # (in the order PyTorch reads them)
     if running_mean is not None:
         _F._one_device("batch_norm", input, running_mean, running_var)
         if training:
@@ -1021,15 +1061,28 @@ def _int_tuple(value, function: str, name: str, position: int) -> tuple[int, ...
 
 
 def _check_same_dtype(input: Tensor, *others: Tensor | None) -> None:
-    """PyTorch's normalisation kernels refuse a weight, bias or statistic of another dtype."""
-    for other in others:
-        if other is not None and other.dtype is not input.dtype:
-            detail = (
-                "expect parameter to have scalar type of Float"
-                if input.dtype is dtypes.float32
-                else "all inputs must share same datatype."
-            )
-            raise RuntimeError(f"mixed dtype ({input.device.type.upper()}): {detail}")
+    """PyTorch's normalisation kernels refuse a weight, bias or statistic of another dtype. The first
+    one given decides how: of the input's dtype, the others are read as that dtype (and refused);
+    of another, the kernel tries mixed precision (float32 parameters, a float16 input)."""
+    given = [t for t in others if t is not None]
+    if not given:
+        return
+    if given[0].dtype is input.dtype:
+        for other in given:
+            if other.dtype is not input.dtype:
+                raise RuntimeError(
+                    f"expected scalar type {input.dtype._legacy_name} but found {other.dtype._legacy_name}"
+                )
+        return
+    where = input.device.type.upper()
+    if any(t.dtype is not dtypes.float32 for t in given):
+        raise RuntimeError(f"mixed dtype ({where}): expect parameter to have scalar type of Float")
+    if input.dtype is not dtypes.float16:
+        raise RuntimeError(f"mixed dtype ({where}): all inputs must share same datatype.")
+    raise NotImplementedError(
+        f"mixed dtype ({where}): a float16 input with float32 parameters (PyTorch's mixed precision) is not "
+        "implemented in minigrad; give both the same dtype (module.half() or input.float())"
+    )
 
 
 # ---------------------------------------------------------------------------------------------- embedding
@@ -1070,21 +1123,21 @@ def embedding(
             "embedding(sparse=True) gives a sparse gradient, and minigrad has no sparse tensors; "
             "use sparse=False (the default), whose gradient is dense"
         )
+    if max_norm is not None:  # PyTorch renormalises first, with the checks of its own kernel
+        if weight.ndim != 2:
+            raise RuntimeError(
+                f"Expected 2-dimensional tensor, but got {weight.ndim}-dimensional tensor for argument #1 'self' "
+                "(while checking arguments for embedding_renorm_)"
+            )
+        _check_indices(input, "#2", "embedding_renorm_")
+        _embedding_renorm_(weight, _F._one_device("embedding", weight, input)[1][1], max_norm, norm_type)
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
-    if input.dtype not in (dtypes.int64, dtypes.int32):
-        legacy = input.dtype._legacy_name  # PyTorch's names: torch.FloatTensor, CPUBoolType
-        name = f"{input.device.type.upper()}BoolType" if legacy == "Bool" else f"torch.{legacy}Tensor"
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
-            f"but got {name} instead (while checking arguments for embedding)"
-        )
+    _check_indices(input, "#1", "embedding")
     input = _F._one_device("embedding", weight, input)[1][1]  # (a 0-d CPU index moves to weight's GPU)
     indices = input._data
     if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        _embedding_renorm_(weight, input, max_norm, norm_type)
     return _ops.embedding_op(
         weight,
         indices=_F._kept(input, weight),
@@ -1095,13 +1148,34 @@ def embedding(
     )
 
 
+def _check_indices(input: Tensor, argument: str, function: str) -> None:
+    """Embedding indices are int64 or int32 (PyTorch's words name the argument and the function)."""
+    if input.dtype not in (dtypes.int64, dtypes.int32):
+        legacy = input.dtype._legacy_name  # PyTorch's names: torch.FloatTensor, CPUBoolType
+        name = f"{input.device.type.upper()}BoolType" if legacy == "Bool" else f"torch.{legacy}Tensor"
+        raise RuntimeError(
+            f"Expected tensor for argument {argument} 'indices' to have one of the following scalar types: Long, "
+            f"Int; but got {name} instead (while checking arguments for {function})"
+        )
+
+
 def _embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_type: float) -> None:
     """Scale each row of ``weight`` that ``indices`` picks and whose norm exceeds ``max_norm``
-    down to ``max_norm`` (PyTorch's ``embedding_renorm_``: in place, not recorded)."""
+    down to ``max_norm`` (PyTorch's ``embedding_renorm_``: in place, not recorded). Its kernel
+    reads each row as ``weight[i]``, in increasing order: a negative index picks a row from the end,
+    one out of range fails there, after the rows before it were scaled."""
+    xp, n = backend.xp(weight.device), weight.shape[0]
+    picked = xp.unique(indices._data)  # (sorted)
+    outside = (picked < -n) | (picked >= n)
+    visited = int(outside.argmax()) if outside.any() else picked.size
     with no_grad():
-        rows = Tensor._make(backend.xp(weight.device).unique(indices._data))
+        rows = Tensor._make(xp.unique(picked[:visited] % n))
         norms = _F.norm(weight[rows], norm_type, dim=1, keepdim=True)
         weight[rows] = weight[rows] * _F.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+    if visited < picked.size:
+        raise IndexError(
+            f"select(): index {int(picked[visited])} out of range for tensor of size {list(weight.shape)} at dimension 0"
+        )
 
 
 # ---------------------------------------------------------------------------------------------- activations
@@ -1271,9 +1345,10 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, and an optional "
             "batch dimension (i.e. 2D or 3D inputs)."
         )
-    if input.ndim == 2:  # as a batch of one (in place: through a view of the input)
-        batch = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
-        return input if inplace else batch.squeeze(0)
+    if input.ndim == 2:  # as a batch of one (in place: the input itself, unsqueezed and squeezed back)
+        if inplace:
+            return _dropout(input.unsqueeze_(0), p, training, inplace, feature=True).squeeze_(0)
+        return _dropout(input.unsqueeze(0), p, training, inplace, feature=True).squeeze(0)
     return _dropout(input, p, training, inplace, feature=True)
 
 
@@ -1625,6 +1700,9 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, traini
 
 
 # ---------------------------------------------------------------------------------------------- rms_norm, bilinear
+_WARNED: set[str] = set()  # the warnings given once per process
+
+
 @_takes_tensors("input", "weight")
 def rms_norm(
     input: Tensor, normalized_shape: list[int] | tuple[int, ...], weight: Tensor | None = None, eps: float | None = None
@@ -1640,12 +1718,20 @@ def rms_norm(
     shape = _int_tuple(normalized_shape, "rms_norm", "normalized_shape", 2)
     _check_normalized_shape(input, shape, {"weight": weight}, "*")
     _check_floating(input, "rms_norm")
+    if weight is not None and weight.dtype is not input.dtype and "rms_norm" not in _WARNED:
+        _WARNED.add("rms_norm")  # (PyTorch warns once per process)
+        _warn.warn(
+            f"Mismatch dtype between input and weight: input dtype = {_F._CPP_NAMES[input.dtype]}, weight dtype = "
+            f"{_F._CPP_NAMES[weight.dtype]}, Cannot dispatch to fused implementation."
+        )
+    x = input.float() if input.dtype is dtypes.float16 else input  # PyTorch computes float16 in float32
     if eps is None:
-        eps = float(backend.xp(input.device).finfo(input._data.dtype).eps)
+        eps = float(backend.xp(x.device).finfo(x._data.dtype).eps)
     dims = tuple(range(input.ndim - len(shape), input.ndim))
-    scale = _F.add_scalar_op(input.pow(2).mean(dims, keepdim=True), other=eps).rsqrt()
-    out = input * scale
-    return out if weight is None else out * weight
+    scale = _F.add_scalar_op(x.pow(2).mean(dims, keepdim=True), other=eps).rsqrt()
+    out = x * scale
+    out = out if weight is None else out * weight
+    return out.type_as(input)  # (ToCopyBackward0 where the dtype changed)
 
 
 @_takes_tensors("input1", "input2", "weight", "bias")
@@ -1657,6 +1743,11 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     >>> torch.nn.functional.bilinear(torch.ones(1, 2), torch.ones(1, 3), torch.ones(4, 2, 3))
     tensor([[6., 6., 6., 6.]])
     """
+    named = {"input1": input1, "input2": input2, "weight": weight, "bias": bias}
+    named = {name: t for name, t in named.items() if t is not None}
+    if len({t.dtype for t in named.values()}) > 1:  # (no type promotion here)
+        got = ", ".join(f"{name}: {_F._CPP_NAMES.get(t.dtype, t.dtype)}" for name, t in named.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
     if input1.ndim != input2.ndim:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
     for i in range(input1.ndim - 1):
@@ -1846,7 +1937,14 @@ def interpolate(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: "
             f"{_INTERPOLATION_MODES} (got {mode})"
         )
-    if not input.dtype.is_floating_point:
+    if antialias and input.dtype is dtypes.float16:
+        raise _F._no_kernel("compute_index_ranges_weights", input.dtype)
+    if input.dtype is dtypes.uint8 and linear and dims == 2:
+        raise NotImplementedError(
+            f"interpolate: mode {mode!r} on a uint8 input is not implemented in minigrad (PyTorch rounds it with "
+            "fixed-point weights of its own); interpolate input.float() and round"
+        )
+    if not input.dtype.is_floating_point and not (input.dtype is dtypes.uint8 and not linear):  # (a gather)
         kernel = {1: f"compute_indices_weights_{'linear' if linear else 'nearest'}", 2: ""}[dims] or (
             f"upsample_{'bilinear' if linear else 'nearest'}2d_channels_last"
         )
@@ -2021,11 +2119,21 @@ def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None, ce
     >>> torch.nn.functional.lp_pool1d(torch.tensor([[3.0, 4.0]]), 2, 2)
     tensor([[5.]])
     """
+    if isinstance(norm_type, int | float) and math.isinf(norm_type):
+        return _lp_pool_infinite(max_pool1d, input, norm_type, kernel_size, stride, ceil_mode)
     if stride is not None:
         out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
         out = avg_pool1d(input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
     return _lp_root(out, norm_type, kernel_size)
+
+
+def _lp_pool_infinite(max_pool, input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bool) -> Tensor:
+    """``norm_type`` inf (-inf): the largest (smallest) absolute value of each window, a max pool, as
+    PyTorch computes it (the power average would overflow)."""
+    if norm_type > 0:
+        return max_pool(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    return -max_pool(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
 
 
 @_takes_tensors("input", attribute="pow")
@@ -2037,6 +2145,8 @@ def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mo
     tensor([[[7.]]])
     """
     kw, kh = _pool_pair(kernel_size, "lp_pool2d", "kernel_size")
+    if isinstance(norm_type, int | float) and math.isinf(norm_type):
+        return _lp_pool_infinite(max_pool2d, input, norm_type, kernel_size, stride, ceil_mode)
     if stride is not None:
         out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
@@ -2154,6 +2264,9 @@ def binary_cross_entropy(
             "all elements of input should be between 0 and 1; pass probabilities (e.g. x.sigmoid()), "
             "or logits to binary_cross_entropy_with_logits"
         )
+    labels = target.detach()
+    if target.numel() and not bool(((labels >= 0) & (labels <= 1)).all()):  # (NaN included)
+        raise RuntimeError("all elements of target should be between 0 and 1")
     _check_weight_shapes(input, weight)
     return _ops.binary_cross_entropy_op(
         input, target, weight=_weight_array(weight, input, "binary_cross_entropy"), reduction=reduction
@@ -2342,8 +2455,9 @@ def cross_entropy(
     class_dim = _F._class_axis(input.ndim)
     classes = input._data.shape[class_dim]
     if weight is not None and weight.shape != (classes,):
+        where = "cross_entropy: " if target._data.shape == input._data.shape else ""  # (probabilities' own check)
         raise RuntimeError(
-            f"weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
+            f"{where}weight tensor should be defined either for all {classes} classes or no classes but got weight tensor of shape: {list(weight.shape)}"
         )
     # the weight reshaped to broadcast along the class dimension of ``input``
     class_weight = (
@@ -3060,23 +3174,29 @@ def _conv_transpose(input: Tensor, weight: Tensor, bias, stride, padding, output
     n = weight.ndim - 2  # PyTorch reads the number of spatial dims off the weight
     if isinstance(padding, str):
         raise TypeError(f"{name}(): argument 'padding' must be tuple of ints, not str")
-    stride, dilation = _ntuple(stride, "stride", n), _ntuple(dilation, "dilation", n)
-    padding, output_padding = _ntuple(padding, "padding", n), _ntuple(output_padding, "output_padding", n)
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    stride, padding = _ntuple(_as_given(stride, dims), "stride", n), _ntuple(_as_given(padding, dims), "padding", n)
+    dilation = _ntuple(_as_given(dilation, dims), "dilation", n)
+    output_padding = _ntuple(_as_given(output_padding, dims), "output_padding", n)
     if min(padding) < 0:
         raise RuntimeError("negative padding is not supported")
     if min(output_padding) < 0:
         raise RuntimeError("negative output_padding is not supported")
     if min(stride) <= 0:
         raise RuntimeError("non-positive stride is not supported")
-    if min(dilation) <= 0:
-        raise RuntimeError("non-positive dilation is not supported")
+    if min(dilation) < 0:
+        raise RuntimeError("dilation should be greater than zero")
     if weight.ndim != input.ndim:
         raise RuntimeError(
             f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, "
             f"but got {input.ndim}-dimensional input of size {list(input.shape)} instead"
         )
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
+    if weight.shape[0] < groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got weight of size "
+            f"{list(weight.shape)} instead"
+        )
     if weight.shape[0] % groups:
         raise RuntimeError(
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of "
@@ -3093,8 +3213,11 @@ def _conv_transpose(input: Tensor, weight: Tensor, bias, stride, padding, output
             f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
             f"{out_channels} elements, but got bias of size {list(bias.shape)} instead"
         )
+    axes = ("depth", "height", "width")[-max(n, 2) :]  # PyTorch's kernel names each dim (1-d: as 2-d)
+    if min(dilation) == 0:
+        words = [f"dilation_{axis}: {v}" for axis, v in zip(axes, (1,) * (len(axes) - n) + dilation)]
+        raise RuntimeError(f"dilation should be greater than zero, but got {', '.join(words)}")
     if any(o >= s and o >= d for o, s, d in zip(output_padding, stride, dilation)):
-        axes = ("depth", "height", "width")[-max(n, 2) :]
         full = [(0,) * (len(axes) - n) + tuple(v) for v in (output_padding, stride, dilation)]
         names = ("output_padding", "stride", "dilation")
         words = [f"{what}_{axis}: {v}" for what, vs in zip(names, full) for axis, v in zip(axes, vs)]
@@ -3111,9 +3234,7 @@ def _conv_transpose(input: Tensor, weight: Tensor, bias, stride, padding, output
         )
     for other, what in ((weight, "weight"), (bias, "bias")):
         if other is not None and other.dtype is not input.dtype:
-            raise RuntimeError(
-                f"Input type ({_tensor_type(input)}) and {what} type ({_tensor_type(other)}) should be the same"
-            )
+            raise _conv_dtype_error(input, other, what)
     if bias is None:
         bias = zeros(out_channels, dtype=weight.dtype, device=weight.device)  # needs no grad: no edge
     return _ops.convolution_op(
@@ -3216,9 +3337,10 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
             "instead. Note that dropout3d exists to provide channel-wise dropout on inputs with 3 spatial "
             "dimensions, a channel dimension, and an optional batch dimension (i.e. 4D or 5D inputs).",
         )
-    if input.ndim != 5:  # as a batch of one (in place: through a view of the input)
-        batch = _dropout(input.unsqueeze(0), p, training, inplace, feature=True)
-        return input if inplace else batch.squeeze(0)
+    if input.ndim != 5:  # as a batch of one (in place: the input itself, unsqueezed and squeezed back)
+        if inplace:
+            return _dropout(input.unsqueeze_(0), p, training, inplace, feature=True).squeeze_(0)
+        return _dropout(input.unsqueeze(0), p, training, inplace, feature=True).squeeze(0)
     return _dropout(input, p, training, inplace, feature=True)
 
 
@@ -3521,6 +3643,8 @@ def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None, ceil_mo
     tensor([[[[5.]]]])
     """
     kd, kh, kw = _triple(kernel_size, "lp_pool3d", "kernel_size")
+    if isinstance(norm_type, int | float) and math.isinf(norm_type):
+        return _lp_pool_infinite(max_pool3d, input, norm_type, kernel_size, stride, ceil_mode)
     if stride is not None:
         out = avg_pool3d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
     else:
