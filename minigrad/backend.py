@@ -779,6 +779,34 @@ def assign(dst, src) -> None:
         dst[...] = src
 
 
+def restrided(array, strides: tuple):
+    """``array`` seen with other byte ``strides``, ones that lay out the same elements (those of
+    dimensions of size 1); a view of the same memory, read-only when ``array`` is."""
+    if not isinstance(array, numpy.ndarray) or not array.size:  # (no memory to find the owner of)
+        return xp(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, strides)
+    root = array
+    while isinstance(root.base, numpy.ndarray):  # (so that _writable finds the owner again)
+        root = root.base
+    memory = _memory_of(root)
+    if memory is None:  # (an owner with gaps: NumPy's own strided view)
+        return numpy.lib.stride_tricks.as_strided(array, array.shape, strides)
+    offset = _address(array) - _address(memory)
+    out = numpy.ndarray(array.shape, array.dtype, buffer=memory, offset=offset, strides=strides)
+    out.flags.writeable = array.flags.writeable
+    return out
+
+
+def assign_changed(dst, src) -> None:
+    """Write into ``dst`` the elements of ``src`` that differ from it (NaN for NaN is no change),
+    one by one in row-major order, also where elements of ``dst`` share one memory location: how
+    PyTorch's index_put_ and masked_fill_ write only where they index, on an ``expand``ed tensor."""
+    changed = (dst != src) & ~((dst != dst) & (src != src))
+    if isinstance(dst, numpy.ndarray) and not dst.flags.writeable:
+        dst = _writable(dst)
+    with on(device_of(dst)):
+        dst[changed] = src[changed]
+
+
 def _writable(view):
     """``view`` made writable when it is part of an ``expand``ed array whose own elements are
     distinct (``e[0]`` of ``e = y.expand(2, 3)``): NumPy marks every view of a broadcast read-only,
@@ -786,10 +814,21 @@ def _writable(view):
     root = view
     while isinstance(root.base, numpy.ndarray):
         root = root.base
-    if not root.flags.writeable:
+    memory = _memory_of(root)
+    if not root.flags.writeable or memory is None:
         return view  # really read-only: the write raises
-    offset = _address(view) - _address(root)
-    return numpy.ndarray(view.shape, view.dtype, buffer=root, offset=offset, strides=view.strides)
+    offset = _address(view) - _address(memory)
+    return numpy.ndarray(view.shape, view.dtype, buffer=memory, offset=offset, strides=view.strides)
+
+
+def _memory_of(owner):
+    """The memory of the array ``owner`` as one row-major array, to be seen with other strides:
+    ``owner`` itself, or its dims put in the order of its strides (NumPy lays out a result as its
+    inputs, so an array that owns its memory may be a transposed block); None if it has gaps."""
+    if owner.flags.c_contiguous:
+        return owner
+    block = owner.transpose(sorted(range(owner.ndim), key=lambda d: -owner.strides[d]))
+    return block if block.flags.c_contiguous else None
 
 
 def unshared(array, holders: int = 1) -> bool:

@@ -108,9 +108,11 @@ fmod_op = Op("FmodBackward1", lambda xp, self, other: _modulo(xp, self, other, x
              other=lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc"))
 fmod_scalar_op = Op("FmodBackward0", lambda xp, self, *, other: _modulo(xp, self, other, xp.fmod),
                     self=lambda grad: grad)
+# The gradients are zeros, but PyTorch's node saves what true division's would read (so an
+# in-place change of ``other`` raises in backward).
 div_rounded_op = Op("DivBackward2", lambda xp, self, other, *, rounding_mode: _div_rounded(xp, self, other, rounding_mode),
-                    self=lambda grad: zeros_like_tensor(grad),
-                    other=lambda grad: zeros_like_tensor(grad))
+                    self=lambda grad, other: zeros_like_tensor(grad),
+                    other=lambda grad, self, other: zeros_like_tensor(grad))
 exp_op = Op("ExpBackward0", lambda xp, self: xp.exp(self),
             self=lambda grad, result: grad * result)
 log_op = Op("LogBackward0", lambda xp, self: xp.log(self),
@@ -459,7 +461,7 @@ squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(se
                      view=True, self=lambda grad, self_shape, dims: _unsqueeze_to(grad, self_shape, dims))
 unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
-expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: xp.broadcast_to(self, shape),
+expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: _expanded(xp, self, shape),
                view=True, self=lambda grad, self_shape: _sum_to(grad, self_shape))
 # A copy, not a view, laid out as its input (PyTorch's flip writes into an empty_like of it).
 flip_op = Op("FlipBackward0", lambda xp, self, *, dims: backend.clone(xp.flip(self, dims), backend.preserved_strides(self)),
@@ -503,10 +505,11 @@ scatter_value_op = Op("ScatterBackward1", lambda xp, self, *, dim, index, value:
 scatter_add_op = Op("ScatterAddBackward0", lambda xp, self, src, *, dim, index: _scatter_at(xp, self, dim, index, src, add=True),
                     self=lambda grad: grad,
                     src=lambda grad, dim, index, src_shape: _src_grad("ScatterAddBackward0", grad, dim, index, src_shape))
-# index_select(x, 1, i) is x[:, i]: its gradient is put back as indexing's is (repeats add up).
+# index_select(x, 1, i) is x[:, i]: its gradient is added back at i into zeros (repeats add up),
+# with index_add as PyTorch's (IndexAddBackward0 in a double backward).
 # (a 0-d tensor is one element, which index 0 selects: a copy of it, as PyTorch's node gives)
 index_select_op = Op("IndexSelectBackward0", lambda xp, self, *, dim, index, self_sym_sizes: xp.take(self, index, axis=dim) if self.ndim else self.copy(),
-                     self=lambda grad, dim, index, self_sym_sizes: embed(grad, shape=self_sym_sizes, key=(slice(None),) * dim + (index,)) if self_sym_sizes else grad)
+                     self=lambda grad, dim, index, self_sym_sizes: index_add_op(grad.new_zeros(self_sym_sizes), grad, dim=dim, index=index, alpha=1) if self_sym_sizes else grad)
 # index_add(x, 1, i, s) adds s[:, k] into x[:, i[k]] (repeats add up): its gradient for source
 # reads grad back at i, as index_select does.
 index_add_op = Op("IndexAddBackward0", lambda xp, self, source, *, dim, index, alpha: _index_add(xp, self, source, dim, index, alpha),
@@ -3906,6 +3909,22 @@ def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
 def swapdims(input: Tensor, dim0: int, dim1: int) -> Tensor:
     """``input.transpose(dim0, dim1)``."""
     return transpose(input, dim0, dim1)
+
+
+def _expanded(xp, array, shape: tuple):
+    """``array`` broadcast to ``shape``, with PyTorch's strides where ``shape`` has a 1 (NumPy
+    gives those 0): the input's own, or for a new leading dimension, the next one's size times
+    its stride. Stride is what tells copies into the same memory apart: ``x.unsqueeze(0)[...] = x``."""
+    out = xp.broadcast_to(array, shape)
+    if 1 not in shape:
+        return out
+    lead, strides = len(shape) - array.ndim, list(out.strides)
+    for i in reversed(builtins.range(len(shape))):
+        if shape[i] == 1 and i >= lead:
+            strides[i] = array.strides[i - lead]
+        elif shape[i] == 1:  # (0 after the last dimension: a 0-d tensor expanded)
+            strides[i] = shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else 0
+    return backend.restrided(out, tuple(strides))
 
 
 def broadcast_to(input: Tensor, *size) -> Tensor:

@@ -76,6 +76,15 @@ _SELF_OVERLAP_MESSAGE = (
     "unsupported operation: more than one element of the written-to tensor refers to a single memory "
     "location (it was made by expand()). Please clone() the tensor before performing the operation."
 )
+_EXPANDED_WARNING = (
+    "Use of {} on expanded tensors is deprecated. Please clone() the tensor before performing this operation. "
+    "This also applies to advanced indexing e.g. {}"
+)
+_EXPANDED_EXAMPLE = {
+    "index_put_": "tensor[indices] = tensor",
+    "masked_fill_": "tensor[mask] = scalar",
+    "index_fill_": "tensor[mask] = scalar",
+}
 _OVERLAP_MESSAGE = (
     "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single "
     "memory location. Please clone() the tensor before performing the operation."
@@ -251,9 +260,14 @@ class Tensor:
             raise self._no_grad_view_error("its base or another view of its base has been modified inplace")
         if self._locked_view:
             raise self._locked_view_error("its base or another view of its base has been modified inplace")
-        again = F.view_again(base, F._steps_now(self))  # (steps from the base's current layout)
+        steps = F._steps_now(self)  # (steps from the base's current layout)
+        again = F.view_again(base, steps)
+        node = again._grad_fn
+        if node is None:  # a view of a leaf view whose base needs no gradient: as in PyTorch, the
+            # view keeps requiring grad, but its new node leads nowhere (next_functions ((None, 0),))
+            node = F.as_strided_op.node_class((base,), {"steps": F.ViewSteps(steps)}, again)
         old_fn, old_nr = self._grad_fn, self._output_nr
-        self._grad_fn, self._output_nr, self._requires_grad = again._grad_fn, 0, again._requires_grad
+        self._grad_fn, self._output_nr, self._requires_grad = node, 0, True
         self._view_version = self._version_counter.value
         self._move_retained_grad(old_fn, old_nr)
 
@@ -776,6 +790,7 @@ class Tensor:
         reads_operands: builtins.bool = True,
         fills: builtins.bool = False,
         differentiable: builtins.bool = True,
+        expanded: str | None = None,
     ) -> Tensor:
         """Replace this tensor's values by ``compute(self)`` in place.
 
@@ -790,7 +805,9 @@ class Tensor:
         (fill_, zero_), which PyTorch allows on an ``expand``ed tensor; other ops refuse one, after
         the leaf and view checks (PyTorch's autograd layer checks before its kernels do).
         ``differentiable=False``: an op with no derivative at all (logical_and_, ...), which PyTorch
-        lets change even a leaf that requires grad; nothing is recorded.
+        lets change even a leaf that requires grad; nothing is recorded. ``expanded``: the name of
+        an op that writes only where it indexes (index_put_, masked_fill_, index_fill_), which
+        PyTorch still runs on an ``expand``ed tensor, with a deprecation warning.
         """
         if differentiable:
             record = self._check_writable(operands)
@@ -798,7 +815,9 @@ class Tensor:
             self._check_inference()
             record = False
         if not fills and backend.overlaps_itself(self._data):
-            raise RuntimeError(_SELF_OVERLAP_MESSAGE)
+            if expanded is None:
+                raise RuntimeError(_SELF_OVERLAP_MESSAGE)
+            _warn.warn(_EXPANDED_WARNING.format(expanded, _EXPANDED_EXAMPLE[expanded]), UserWarning)
         if reads_operands:
             for o in operands:
                 if isinstance(o, Tensor) and backend.overlap(self._data, o._data) == "partial":
@@ -808,7 +827,7 @@ class Tensor:
         source = self._snapshot() if record else self
         with no_grad() if not record else _nullcontext():
             result = compute(source)
-        self._write(result, fills)
+        self._write(result, fills, expanded is not None)
         record = record and result._grad_fn is not None  # an integer or bool tensor stays out of the graph
         if record:
             fn = result._grad_fn
@@ -866,7 +885,7 @@ class Tensor:
             t._accumulator = weakref.ref(self._grad_accumulator())
         return t
 
-    def _write(self, result: Tensor, fills: builtins.bool = False) -> None:
+    def _write(self, result: Tensor, fills: builtins.bool = False, indexes: builtins.bool = False) -> None:
         if result.shape != self.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
@@ -880,6 +899,9 @@ class Tensor:
         if fills and backend.overlaps_itself(dst):  # one value everywhere: write each location once
             once = tuple(slice(0, 1) if stride == 0 else slice(None) for stride in dst.strides)
             dst, src = dst[once], src[once]
+        elif indexes and backend.overlaps_itself(dst):  # only where the op wrote, in order: the last write wins
+            backend.assign_changed(dst, src)
+            return
         try:
             backend.assign(dst, src)
         except ValueError as exc:
@@ -944,7 +966,9 @@ class Tensor:
         return self._apply_inplace(lambda s: F.logical_or(s, other), (other,), differentiable=False)
 
     def masked_fill_(self, mask: Tensor, value) -> Tensor:
-        return self._apply_inplace(lambda s: F._masked_fill(s, mask, value, in_place=True), (value,), False)
+        return self._apply_inplace(
+            lambda s: F._masked_fill(s, mask, value, in_place=True), (value,), False, expanded="masked_fill_"
+        )
 
     def repeat(self, *sizes) -> Tensor:
         """This tensor tiled ``sizes[i]`` times along dim ``i`` (new leading dims where ``sizes``
@@ -971,7 +995,9 @@ class Tensor:
         return self._apply_inplace(lambda s: F.index_add(s, dim, index, source, alpha=alpha), (source,))
 
     def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
-        return self._apply_inplace(lambda s: F._index_fill(s, dim, index, value), (value,), False)
+        return self._apply_inplace(
+            lambda s: F._index_fill(s, dim, index, value), (value,), False, expanded="index_fill_"
+        )
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
@@ -992,7 +1018,9 @@ class Tensor:
         )
 
     def index_put_(self, indices, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
-        return self._apply_inplace(lambda s: F._index_put(s, indices, values, accumulate), (values,))
+        # (accumulate=True on an expanded tensor adds once per alias in PyTorch: refused here)
+        expanded = None if accumulate else "index_put_"
+        return self._apply_inplace(lambda s: F._index_put(s, indices, values, accumulate), (values,), expanded=expanded)
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F._masked_scatter(s, mask, source, in_place=True), (source,))
@@ -1504,7 +1532,9 @@ class Tensor:
             masked = builtins.any(backend.is_array(k) and k.dtype == builtins.bool for k in advanced)
             if not masked and isinstance(value, Tensor) and backend.overlap(target._data, value._data):
                 raise RuntimeError(_OVERLAP_MESSAGE)
-            target._apply_inplace(lambda s: F._setitem_put(s, advanced, value, byte_mask, on_cpu), (value,))
+            target._apply_inplace(
+                lambda s: F._setitem_put(s, advanced, value, byte_mask, on_cpu), (value,), expanded="index_put_"
+            )
             return
         view = F._take_views(self, key, bare_slice=False)
         value = F._as_tensor(value, self.dtype, self.device)

@@ -383,8 +383,17 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
     for nr, grad in enumerate(grads):
         retained = node.retained_tensor(nr)
         if retained is not None and grad is not None:
-            _accumulate_into_nonleaf(retained, grad, False)
+            _retain(retained, grad)
     return grads
+
+
+def _retain(tensor: Tensor, grad: Tensor) -> None:
+    """retain_grad()'s hook, as PyTorch's: a row-major copy of the gradient, or the sum with the
+    one kept before; recorded with create_graph=True (grad mode is on then)."""
+    if tensor._grad is None:
+        tensor._grad = grad.clone(memory_format=backend.contiguous_format)
+    else:
+        tensor._grad = tensor._grad + grad
 
 
 def _call_pre_hooks(node: Node, grads: list) -> list:

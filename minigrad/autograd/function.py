@@ -435,7 +435,7 @@ def _rebase_history(t, node: BackwardCFunction, output_nr: int, is_input: bool, 
     view's base gets a ``CopySlices`` node instead."""
     from .. import functions as F
 
-    if t._base is None and t._grad_fn is None and t._requires_grad:
+    if t._grad_fn is None and t._requires_grad:  # (a leaf that is a view too: x = a.view(2).requires_grad_())
         raise RuntimeError(
             "a leaf Variable that requires grad has been used in an in-place operation. (The "
             "Function marked it with ctx.mark_dirty; give it a clone of the leaf instead.)"
@@ -446,8 +446,8 @@ def _rebase_history(t, node: BackwardCFunction, output_nr: int, is_input: bool, 
             "been mutated should be passed to ctx.mark_dirty().",
             UserWarning,
         )
-    t._grad = None  # a retained gradient belonged to the old value
     if t._base is None:
+        t._grad = None  # a retained gradient belonged to the old value
         old_fn, old_nr = t._grad_fn, t._output_nr
         t._grad_fn, t._output_nr, t._requires_grad = node, output_nr, True
         t._move_retained_grad(old_fn, old_nr)
@@ -455,6 +455,7 @@ def _rebase_history(t, node: BackwardCFunction, output_nr: int, is_input: bool, 
     if num_outputs > 1:  # CopySlices passes on the gradient of a single output
         raise RuntimeError(DIRTY_VIEW_MESSAGE)
     t._check_inplace_on_view()  # a view of a leaf, or a view that may not be changed in place
+    t._grad = None  # (only now: a refused change leaves the view's gradient alone)
     base = t._base
     old_fn, old_nr = base._grad_fn, base._output_nr
     base._grad_fn = F.CopySlices(base, node, F._steps_now(t, writing=True))

@@ -198,6 +198,10 @@ class AccumulateGrad(Node):
                 leaf._grad = type(new)._make(new._data)  # detached, and not a view
                 leaf._grad._version_counter = new._version_counter  # the same tensor, to PyTorch
                 return _accumulated(leaf)
+            elif new._data.shape != leaf._data.shape:
+                # the leaf changed its shape in place since the forward pass (x.squeeze_() under
+                # no_grad): PyTorch copies the gradient into the leaf's shape, broadcasting it
+                leaf._grad = leaf.detach().new_empty(leaf.shape).copy_(new)
             else:
                 leaf._grad = type(new)._make(backend.clone(new._data, _grad_strides(leaf)))
             leaf._grad._version_counter.value = 1  # PyTorch's copy is an empty tensor and a copy_
@@ -229,6 +233,11 @@ def _grad_strides(leaf: Tensor) -> tuple:
 
 def _obeys_layout(grad: Tensor, leaf: Tensor) -> bool:
     """Whether ``grad`` may become ``leaf.grad`` as it is (see :func:`_grad_strides`)."""
+    if grad._data.shape != leaf._data.shape and backend.dense(leaf._data):
+        # the leaf changed its shape in place since the forward pass (x.squeeze_() under no_grad):
+        # PyTorch compares the strides dimension by dimension, as far as both have dimensions
+        pairs = zip(grad._data.shape, backend.element_strides(grad._data), backend.element_strides(leaf._data))
+        return all(own != 0 if size == 1 else own == its for size, own, its in pairs)
     if leaf._data.flags.c_contiguous:  # the common case: a row-major leaf (and a row-major grad, see _unshared)
         return grad._data.flags.c_contiguous
     return backend.same_layout(grad._data.shape, backend.element_strides(grad._data), _grad_strides(leaf))
