@@ -13,7 +13,9 @@ wrong: the operation and the input, or the node of the graph.
   (assignment 06 uses it too, for its ``hvp`` and ``hessian``, and 08 for its ``make_model`` and
   ``train_step``);
 - :func:`check_topological_order` -- ``topological_order(root)`` on the notebook's graphs;
-- :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node.
+- :func:`check_backward` -- ``backward(root, grad=None)``, leaf by leaf and node by node;
+- :func:`within` -- a call that must finish in a few seconds (assignment 01 uses it for graph
+  walks that follow every path instead of visiting each node once).
 
 The graphs are made of :class:`Node` objects: the same small structure the notebook defines
 (a value, the nodes it was computed from, a ``vjp`` that gives one gradient per input, and the
@@ -49,6 +51,7 @@ __all__ = [
     "leaf",
     "reachable",
     "to_minigrad",
+    "within",
 ]
 
 # ---------------------------------------------------------------------------------------------
@@ -753,6 +756,24 @@ def _time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
+def within(seconds: float, run: Callable[[], object], message: str):
+    """``run()``'s result, or ``AssertionError(message)`` when it takes longer than ``seconds``.
+
+    For work that is instant when done right and never ends when done wrong (a walk that follows
+    every path of a graph whose nodes are shared has exponentially many paths), so that the test
+    fails with a message instead of waiting for the grader's timeout of the whole cell. A
+    student's ``except Exception`` cannot swallow the interruption.
+
+    >>> within(5, lambda: 6 * 7, "too slow")
+    42
+    """
+    try:
+        with _time_limit(seconds):
+            return run()
+    except _TooSlow:
+        raise AssertionError(message) from None
+
+
 def graded_alone(namespace: dict, name: str | tuple[str, ...], run: Callable[[], object]) -> None:
     """Run the check ``run()``; if it fails, run it again with a correct ``name`` lent to the notebook.
 
@@ -923,6 +944,10 @@ def _run_case(backward: Callable, case: _Case) -> None:
     for name, kind in case.hooks:
         named[name].register_hook(_hook(kind, mine_log, name))
         twins[id(named[name])].register_hook(_hook(kind, their_log, name))
+    runs: dict[int, int] = {}  # id(node) -> how many times backward called its vjp
+    for node in nodes:
+        if node.vjp is not None:
+            node.vjp = _counted(node.vjp, runs, id(node))
     grad = case.grad(root) if case.grad else None
     what = f"backward(root{', grad' if grad is not None else ''})"
     twin_root = twins[id(root)]
@@ -997,6 +1022,24 @@ def _run_case(backward: Callable, case: _Case) -> None:
                     f"gives it {_show(g_theirs)}: the complete gradient of '{name}', after the hooks registered "
                     "before it"
                 )
+    for node in nodes:
+        if runs.get(id(node), 0) > case.calls:
+            raise AssertionError(
+                f"backward(root) on {case.title}{again}: node {_describe(node)} ran its vjp {runs[id(node)]} "
+                f"times in {case.calls} backward pass(es). The .grad values are right, but a node must run "
+                "once per pass: wait until every node that uses it has sent its share, add the shares up, "
+                "then call vjp once on the sum (a graph with shared nodes has far more paths than nodes)"
+            )
+
+
+def _counted(vjp: Callable, runs: dict, key: int) -> Callable:
+    """``vjp`` that counts its calls in ``runs[key]``."""
+
+    def counted(grad):
+        runs[key] = runs.get(key, 0) + 1
+        return vjp(grad)
+
+    return counted
 
 
 def _same_values(got, want) -> bool:

@@ -445,10 +445,12 @@ CELLS = [
         - in any order;
         - an empty list when `t.grad_fn` is `None`.
 
-        Graphs can be long: your function must handle a chain of 5,000 operations, deeper than
-        Python lets functions call themselves (its recursion limit is about 1,000). So use a loop
-        with a list of nodes still to visit, and a set of the nodes already seen. Nodes can be put
-        in sets, and compared with `is`.
+        Graphs can be long, and their nodes shared. Your function must handle a chain of 5,000
+        operations, deeper than Python lets functions call themselves (in a notebook its recursion
+        limit is 3,000), and graphs where each node uses the two before it, which have millions of
+        paths for a few dozen nodes: a walk that follows every path never ends. So use a loop with
+        a list of nodes still to visit, and a set of the nodes already seen, so that each node is
+        visited once. Nodes can be put in sets, and compared with `is`.
         """,
     ),
     answer(
@@ -507,7 +509,25 @@ CELLS = [
                     return found
                 """,
                 ["ex3_hidden"],
-            )
+            ),
+            # No set of visited nodes, duplicates dropped only from the result: right on every
+            # graph it finishes, but it follows every path, and a ladder has about 10**8.
+            mistake(
+                """
+                def graph_nodes(t):
+                    result = []
+                    stack = [t.grad_fn] if t.grad_fn is not None else []
+                    while stack:
+                        node = stack.pop()
+                        if not any(node is r for r in result):
+                            result.append(node)
+                        for n, _ in node.next_functions:
+                            if n is not None:
+                                stack.append(n)
+                    return result
+                """,
+                ["ex3_hidden"],
+            ),
         ],
     ),
     tests(
@@ -539,9 +559,10 @@ CELLS = [
     tests(
         "ex3_hidden",
         """
-        # More graphs (hidden tests): shared nodes, constants, bigger graphs, a 5,000-step chain.
+        # More graphs (hidden tests): shared nodes, constants, bigger graphs, millions of paths, a 5,000-step chain.
         _smoke = graph_nodes(torch.tensor(1.0, requires_grad=True) * 2)
         ### BEGIN HIDDEN TESTS
+        from coursetools.engine_checks import within
 
 
         def _reference(t):
@@ -576,6 +597,19 @@ CELLS = [
         for _i in range(40):
             _acc = _acc * _params[_i % 4].tanh() + _params[(_i * 3) % 4]
         _same(_acc.sum(), "a random-looking graph")
+        # A ladder: each node uses the two before it, 40 levels, about 10**8 paths from the top.
+        _low = torch.tensor(1.0, requires_grad=True)
+        _high = _low * 1.0
+        for _ in range(40):
+            _low, _high = _high, _low + _high
+        _nodes = within(
+            10,
+            lambda: graph_nodes(_high),
+            "a ladder of 40 levels (each node uses the two before it) has about 10**8 paths: "
+            "your walk follows every path. Keep a set of the nodes already seen and visit each once",
+        )
+        check({id(n) for n in _nodes} == set(_reference(_high)), "a ladder: wrong set of nodes")
+        check(len({id(n) for n in _nodes}) == len(_nodes), "a ladder: a node appears twice")
         _chain = torch.tensor(1.0, requires_grad=True)
         _y = _chain
         for _ in range(5000):
@@ -666,7 +700,7 @@ CELLS = [
         `type(node).__name__ == "AccumulateGrad"`, which works in PyTorch too (minigrad also has
         the class itself, `torch.autograd.graph.AccumulateGrad`, for `isinstance`; PyTorch does
         not export it). And compare tensors with `is`: `==` compares their values element by
-        element. The same depth requirement as in exercise 3 applies.
+        element. The requirements of exercise 3 apply: long chains, and each node visited once.
         """,
     ),
     answer(
@@ -717,6 +751,11 @@ CELLS = [
                     frontier += [n for n, _ in node.next_functions]
                 return list(found.values())
             """,
+            # The walk of exercise 3 reused.
+            """
+            def find_leaves(t):
+                return [n.variable for n in graph_nodes(t) if type(n).__name__ == "AccumulateGrad"]
+            """,
         ],
         mistakes=[
             # No set of visited nodes: a leaf reached along two paths is listed twice.
@@ -752,6 +791,23 @@ CELLS = [
                 """,
                 ["ex4_hidden"],
             ),
+            # No set of visited nodes, each leaf kept once: it follows every path of a ladder.
+            mistake(
+                """
+                def find_leaves(t):
+                    leaves = []
+                    stack = [t.grad_fn] if t.grad_fn is not None else []
+                    while stack:
+                        node = stack.pop()
+                        if type(node).__name__ == "AccumulateGrad":
+                            if all(node.variable is not leaf for leaf in leaves):
+                                leaves.append(node.variable)
+                        else:
+                            stack.extend(n for n, _ in node.next_functions if n is not None)
+                    return leaves
+                """,
+                ["ex4_hidden"],
+            ),
         ],
     ),
     tests(
@@ -780,9 +836,10 @@ CELLS = [
     tests(
         "ex4_hidden",
         """
-        # More graphs (hidden tests): deeper graphs, shared leaves, constants, a 5,000-step chain.
+        # More graphs (hidden tests): deeper graphs, shared leaves, constants, millions of paths, a 5,000-step chain.
         _smoke = find_leaves(torch.tensor(1.0, requires_grad=True) * 2)
         ### BEGIN HIDDEN TESTS
+        from coursetools.engine_checks import within
 
 
         def _ids(tensors):
@@ -810,6 +867,17 @@ CELLS = [
             _ids(find_leaves((_twin1 * _twin2 + _twin1).sum())) == {id(_twin1), id(_twin2)},
             "two different leaves that hold equal values are two leaves: compare tensors with `is`, not `==`",
         )
+        _low = _first = torch.tensor(1.0, requires_grad=True)
+        _high = _low * 1.0
+        for _i in range(40):  # each node uses the two before it: about 10**8 paths
+            _low, _high = _high, _low + _high
+        _found = within(
+            10,
+            lambda: find_leaves(_high),
+            "a ladder of 40 levels (each node uses the two before it) has about 10**8 paths: "
+            "your walk follows every path. Keep a set of the nodes already seen and visit each once",
+        )
+        check(_ids(_found) == {id(_first)}, "a ladder of 40 levels has one leaf")
         _chain = torch.tensor(1.0, requires_grad=True)
         _y = _chain
         for _i in range(5000):

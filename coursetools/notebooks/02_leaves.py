@@ -372,6 +372,8 @@ CELLS = [
 
         - `values` is a (possibly nested) list of numbers, or a floating-point tensor that does
           not require grad; `scale` is a Python float.
+        - The result may have any floating-point dtype (`values * scale` gives `float32` for a
+          list, and keeps a tensor's own dtype); only floating-point tensors can require grad.
         - Do not change `values` itself.
         """,
     ),
@@ -403,6 +405,14 @@ CELLS = [
                 p = torch.tensor(values) * scale
                 p.requires_grad = True
                 return p
+            """,
+            # Always float64: any floating-point dtype will do.
+            """
+            def make_parameter(values, scale):
+                with torch.no_grad():
+                    out = torch.tensor(values, dtype=torch.float64) * scale
+                out.requires_grad = True
+                return out
             """,
         ],
         mistakes=[

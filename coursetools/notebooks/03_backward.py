@@ -700,7 +700,7 @@ CELLS = [
         Write `value_and_grad(f, *inputs)`. `inputs` are tensors that require grad, `f(*inputs)`
         returns a one-element tensor. Return a pair `(value, grads)`:
 
-        - `value` is `f(*inputs)`;
+        - `value` is `f(*inputs)`: the tensor, or the number in it (`.item()`), as you like;
         - `grads` is a **tuple** with one gradient per input, in the order of `inputs`;
         - if `f` does not use an input, its gradient is a tensor of zeros with that input's shape;
         - the `.grad` of every input is left exactly as it was (`None` stays `None`, and a
@@ -737,6 +737,14 @@ CELLS = [
                 for t, old in zip(inputs, saved):
                     t.grad = old
                 return value, grads
+            """,
+            # The value as a Python number: the statement allows it.
+            """
+            def value_and_grad(f, *inputs):
+                out = f(*inputs)
+                grads = torch.autograd.grad(out, inputs, allow_unused=True)
+                grads = tuple(torch.zeros_like(x) if g is None else g for g, x in zip(grads, inputs))
+                return out.item(), grads
             """,
         ],
         mistakes=[

@@ -548,7 +548,18 @@ CELLS = [
                     return norms, handles
                 """,
                 ["ex3_hidden"],
-            )
+            ),
+            # The norms kept as tensors, not Python floats.
+            mistake(
+                """
+                def record_grad_norms(named):
+                    norms, handles = {}, []
+                    for k, v in named.items():
+                        handles.append(v.register_hook(lambda g, k=k: norms.__setitem__(k, g.norm())))
+                    return norms, handles
+                """,
+                ["ex3_visible", "ex3_hidden"],
+            ),
         ],
     ),
     tests(
@@ -593,6 +604,10 @@ CELLS = [
         (_s * torch.tensor([3.0, 4.0])).sum().backward(retain_graph=True)
         check(sorted(_norms) == ["p", "q", "s"], "first pass: every tensor should be recorded")
         check_close([_norms["p"], _norms["q"], _norms["s"]], [5.0, 5.0, 5.0], "first pass")
+        check(
+            all(isinstance(v, float) for v in _norms.values()),
+            f"the norms should be Python floats (.item()), not {sorted({type(v).__name__ for v in _norms.values()})}",
+        )
         (_s * torch.tensor([0.0, 1.0])).sum().backward()
         check_close(_norms["s"], 1.0, "after a second pass, norms should hold the latest value")
         check_close(_norms["p"], 1.0, "after a second pass, norms should hold the latest value (leaf)")
@@ -726,7 +741,27 @@ CELLS = [
                     return t.register_hook(keep)
                 """,
                 ["ex4_hidden"],
-            )
+            ),
+            # No copy the first time, then += in place: it changes the gradient it was given,
+            # which fails when that is the expanded gradient of a sum.
+            mistake(
+                """
+                import warnings
+
+
+                def my_retain_grad(t):
+                    def hook(grad):
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            if t.grad is None:
+                                t.grad = grad
+                            else:
+                                t.grad += grad
+
+                    return t.register_hook(hook)
+                """,
+                ["ex4_hidden"],
+            ),
         ],
     ),
     tests(
@@ -787,6 +822,23 @@ CELLS = [
         _kept = _mine[1].grad.tolist()
         _mine[2].backward()
         check_close(_mine[1].grad, _kept, "after handle.remove(), t.grad should not change any more")
+        # The gradient of a sum is one number spread over the shape (expanded): keeping it and
+        # then adding to it in place fails, as in PyTorch. Hence the copy the statement asks for.
+        _x = torch.tensor([1.0, 2.0], requires_grad=True)
+        _h = _x * 3
+        my_retain_grad(_h)
+        try:
+            _h.sum().backward(retain_graph=True)
+            _h.sum().backward()
+            _error = None
+        except RuntimeError as _err:
+            _error = _err
+        check(
+            _error is None,
+            f"two passes of h.sum().backward() raised {_error}: store a copy of the gradient the "
+            "first time (grad.clone()), and add with t.grad + grad rather than in place",
+        )
+        check_close(_h.grad, [2.0, 2.0], "two passes of h.sum().backward(): h.grad should be [2, 2]")
         ### END HIDDEN TESTS
         """,
         points=3,

@@ -1164,6 +1164,25 @@ CELLS = [
                 """,
                 ["ex4_hidden"],
             ),
+            # Stopped early (30 steps of 0.05): close enough where the noise is large, not where
+            # it is small.
+            mistake(
+                """
+                def fit_linear(x, y):
+                    w = torch.zeros(x.shape[1], requires_grad=True)
+                    b = torch.tensor(0.0, requires_grad=True)
+                    for _ in range(30):
+                        loss = ((x @ w + b - y) ** 2).mean()
+                        loss.backward()
+                        with torch.no_grad():
+                            w -= 0.05 * w.grad
+                            b -= 0.05 * b.grad
+                        w.grad = None
+                        b.grad = None
+                    return w, b
+                """,
+                ["ex4_visible", "ex4_hidden"],
+            ),
         ],
     ),
     tests(
@@ -1203,7 +1222,8 @@ CELLS = [
         ### BEGIN HIDDEN TESTS
         import time as _time
 
-        for _seed, _n, _d, _noise in [(21, 300, 6, 0.5), (22, 40, 1, 0.2), (23, 150, 4, 0.3)]:
+        # The last one has little noise: there a fit that stopped early is far from the best.
+        for _seed, _n, _d, _noise in [(21, 300, 6, 0.5), (22, 40, 1, 0.2), (23, 150, 4, 0.3), (24, 100, 6, 0.1)]:
             _x, _y, _w_true, _b_true = _make_data(_seed, _n, _d, _noise)
             _x_new = torch.randn(2000, _d)  # new points from the same source
             _y_new = _x_new @ _w_true + _b_true + _noise * torch.randn(2000)

@@ -1149,7 +1149,7 @@ CELLS = [
         - raise `RuntimeError` if `root` does not require grad;
         - start with `grad` at the root (default: `torch.ones_like(root.value)`);
         - visit the nodes in a topological order (use yours), and give each node the **sum** of
-          the gradients sent to it;
+          the gradients sent to it, so that each node runs once per call (one `vjp`);
         - run the node's `hooks` in the order they were registered, once, on that complete
           gradient: a hook that returns a tensor replaces the gradient, one that returns `None`
           leaves it;
@@ -1292,6 +1292,36 @@ CELLS = [
                                 pending[inp] = gi if inp not in pending else pending[inp] + gi
                 """,
                 ["ex7_graphs"],
+            ),
+            # Each share sent on as it arrives, without waiting for the sum: the leaves' .grad
+            # come out right (backward is linear), but hooks and retain_grad see the shares, and
+            # shared nodes run once per path (ladder graphs have thousands of paths).
+            mistake(
+                """
+                def backward(root, grad=None):
+                    if not root.requires_grad:
+                        raise RuntimeError("no grad")
+                    g0 = torch.ones_like(root.value) if grad is None else grad
+
+                    def send(node, g):
+                        for h in node.hooks:
+                            r = h(g)
+                            if r is not None:
+                                g = r
+                        if node.is_leaf or node.retains_grad:
+                            node.grad = g if node.grad is None else node.grad + g
+                        if not node.is_leaf:
+                            return list(zip(node.inputs, node.vjp(g)))
+                        return []
+
+                    stack = [(root, g0)]
+                    while stack:
+                        node, g = stack.pop()
+                        for inp, gi in send(node, g):
+                            if inp.requires_grad:
+                                stack.append((inp, gi))
+                """,
+                ["ex7_graphs", "ex7_hooks"],
             ),
         ],
     ),

@@ -17,6 +17,16 @@ import warnings
 warnings.filterwarnings("ignore", message="Converting a tensor with requires_grad=True to a scalar")
 """
 
+# A model that ends in nn.LogSoftmax() (or nn.Softmax()) without dim is right: for a batch of rows
+# the implicit dim is 1. Like PyTorch, minigrad warns about the implicit choice the first time the
+# model runs, which would cost the first test cell that calls it; the cells that call the student's
+# model silence that warning too.
+IMPLICIT_DIM_FILTER = """
+# A softmax layer without dim warns (write dim=1): harmless for a batch of rows, and no reason to lose points.
+warnings.filterwarnings("ignore", message="Implicit dimension choice")
+"""
+QUIET_IMPLICIT_DIM = "import warnings\n" + IMPLICIT_DIM_FILTER
+
 # Exercise 2: the model whose graph the student reasons about.
 EX2_CODE = """
 torch.manual_seed(1)
@@ -221,6 +231,13 @@ CELLS = [
             def make_model():
                 return DigitNet()
             """,
+            # Log-probabilities out (cross_entropy of them is the same loss), with nn.LogSoftmax()
+            # left without dim: right for a batch of rows, but it warns, as in PyTorch, each time a
+            # new line of code calls the model; the test cells that call it silence the warning.
+            """
+            def make_model():
+                return nn.Sequential(nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 10), nn.LogSoftmax())
+            """,
         ],
         mistakes=[
             # No hidden layer: a linear model (which, on these digits, still learns well).
@@ -265,6 +282,7 @@ CELLS = [
     ),
     tests(
         "ex1_visible",
+        QUIET_IMPLICIT_DIM,
         """
         _m = make_model()
         check(isinstance(_m, nn.Module), f"make_model() should return an nn.Module, got {type(_m).__name__}")
@@ -279,6 +297,7 @@ CELLS = [
     ),
     tests(
         "ex1_hidden",
+        QUIET_IMPLICIT_DIM,
         """
         # Graded (hidden tests): a new model per call, size, a nonlinearity, the seed.
         _m1, _m2 = make_model(), make_model()
@@ -822,6 +841,7 @@ CELLS = [
     tests(
         "ex5_visible",
         QUIET_SCALAR_OF_GRAD,
+        IMPLICIT_DIM_FILTER,
         """
         from coursetools.engine_checks import graded_alone
 
@@ -848,6 +868,7 @@ CELLS = [
     tests(
         "ex5_hidden",
         QUIET_SCALAR_OF_GRAD,
+        IMPLICIT_DIM_FILTER,
         """
         from coursetools.engine_checks import graded_alone
 
