@@ -1791,8 +1791,10 @@ avg_pool3d_channels_backward_op = Op(
 # _weight_norm's fused kernel (dim 0 or the last): w = v * g / ||v|| with the norm over every dim
 # but ``dim``. Its rules are PyTorch's _weight_norm_differentiable_backward, in minigrad ops.
 def _norms_except(v, dim):
-    """||v|| over every dim but ``dim`` (kept as size 1), of a tensor."""
-    return v.norm(2, [d for d in range(v.ndim) if d != dim], keepdim=True)
+    """||v|| over every dim but ``dim`` (kept as size 1), of a tensor; ``|v|`` when it has no
+    other dim (a 1-d ``v``: an empty dim list would reduce over all of them)."""
+    dims = [d for d in range(v.ndim) if d != dim]
+    return v.norm(2, dims, keepdim=True) if dims else v.abs()
 
 
 def _weight_norm_forward(xp, v, g, dim):
@@ -1802,7 +1804,8 @@ def _weight_norm_forward(xp, v, g, dim):
 
 def _weight_norm_grad_g(grad, v, dim):
     """The gradient of ``g``: the projection of ``grad`` on ``v / ||v||``, per slice along ``dim``."""
-    return (grad * v).sum([d for d in range(v.ndim) if d != dim], keepdim=True) / _norms_except(v, dim)
+    dims = [d for d in range(v.ndim) if d != dim]
+    return ((grad * v).sum(dims, keepdim=True) if dims else grad * v) / _norms_except(v, dim)
 
 
 def _weight_norm_grad_v(grad, v, g, dim):

@@ -1,8 +1,8 @@
 """Weight initialisation, as ``torch.nn.init``: fill a tensor in place, without recording it.
 
 Values come from minigrad's seeded generator (``minigrad.manual_seed``, or the ``generator=``
-given), whose streams are PyTorch's: the same seed gives the same weights (``trunc_normal_``
-aside). The old names without the trailing underscore (``init.normal``) still work, with
+given), whose streams are PyTorch's, drawn as PyTorch's functions draw them: the same seed gives
+the same weights. The old names without the trailing underscore (``init.normal``) still work, with
 PyTorch's FutureWarning.
 """
 
@@ -11,14 +11,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .. import _warn, backend
+from .. import _warn, backend, dtypes
 from ..autograd.grad_mode import no_grad
-from ..factories import randperm
+from ..factories import empty_like, randperm
+from ..functions import where
 from ..tensor import Tensor
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
-    """The recommended scale of the weights for a nonlinearity (PyTorch's table)."""
+    """The recommended scale of the weights for a nonlinearity (PyTorch's table; the int ``1`` for
+    the linear ones, as PyTorch returns)."""
     linear = (
         "linear",
         "conv1d",
@@ -30,7 +32,7 @@ def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
         "sigmoid",
     )
     if nonlinearity in linear:
-        return 1.0
+        return 1
     if nonlinearity == "tanh":
         return 5.0 / 3
     if nonlinearity == "relu":
@@ -52,7 +54,7 @@ def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
     return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
 
 
-def _fan(tensor: Tensor, mode: str) -> int:
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
     mode = mode.lower()
     if mode not in ("fan_in", "fan_out"):
         raise ValueError(f"Mode {mode} not supported, please use one of ['fan_in', 'fan_out']")
@@ -105,7 +107,8 @@ def eye_(tensor: Tensor) -> Tensor:
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
     """Glorot: uniform in ``±gain * sqrt(6 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = gain * math.sqrt(6.0 / float(fan_in + fan_out))
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    bound = math.sqrt(3.0) * std  # PyTorch's order of operations: the same bound, last bit included
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -130,8 +133,9 @@ def kaiming_uniform_(
     ``nn.Conv2d`` use) the bound is ``1 / sqrt(fan_in)``."""
     if _is_empty(tensor):
         return tensor
-    fan = _fan(tensor, mode)
-    bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / fan)
+    fan = _calculate_correct_fan(tensor, mode)
+    std = calculate_gain(nonlinearity, a) / math.sqrt(fan)
+    bound = math.sqrt(3.0) * std  # PyTorch's order of operations: the same bound, last bit included
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -140,7 +144,7 @@ def kaiming_normal_(
 ) -> Tensor:
     if _is_empty(tensor):
         return tensor
-    fan = _fan(tensor, mode)
+    fan = _calculate_correct_fan(tensor, mode)
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan), generator)
 
 
@@ -179,9 +183,10 @@ def _norm_cdf(x: float) -> float:
 def trunc_normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0, generator=None
 ) -> Tensor:
-    """Fill with values from ``N(mean, std**2)`` truncated to ``[a, b]``: drawn by the inverse
-    CDF (uniform between the CDF's values at the bounds, through ``erfinv``), from minigrad's
-    generator, so the numbers differ from PyTorch's (whose draw rejects and redraws).
+    """Fill with values from ``N(mean, std**2)`` truncated to ``[a, b]``, drawn as PyTorch draws
+    them (the same numbers for the same seed): when most of the normal lies in ``[a, b]`` (more
+    than 0.3 of it), normal draws, redrawing those outside; else uniform draws in ``[a, b]``, each
+    kept with probability ``pdf(x) / pdf(peak)`` (rejection sampling), redrawing the others.
 
     >>> import minigrad as torch
     >>> w = torch.nn.init.trunc_normal_(torch.empty(1000), a=-0.5, b=0.5)
@@ -193,12 +198,30 @@ def trunc_normal_(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
             "The distribution of values may be incorrect.",
         )
-    low, high = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
     with no_grad():
-        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0)).add_(mean)
-        tensor.clamp_(min=a, max=b)  # erfinv's rounding may step just outside
+        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            # the bounds rounded to the tensor's dtype, so that a value equal to one is kept
+            low, high = tensor.new_tensor(a, device="cpu").item(), tensor.new_tensor(b, device="cpu").item()
+            result = tensor.normal_(mean, std, generator=generator)
+            while (rejected := (result < low) | (result > high)).any():
+                result = where(rejected, empty_like(result).normal_(mean, std, generator=generator), result)
+        else:
+            peak = max(a, min(mean, b))  # where the pdf is highest within [a, b]
+            log_peak = -0.5 * ((peak - mean) / std) ** 2
+
+            def pending_of(candidates: Tensor) -> Tensor:
+                """Which candidates are rejected: log(u) > log(pdf(x) / pdf(peak)), u uniform in [0, 1)."""
+                log_ratio = candidates.sub(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+                return empty_like(tensor).uniform_(generator=generator).log_().gt(log_ratio)
+
+            result = tensor.uniform_(a, b, generator=generator)
+            pending = pending_of(result)
+            while pending.any():
+                candidates = empty_like(tensor).uniform_(a, b, generator=generator)
+                result = where(pending, candidates, result)
+                pending = where(pending, pending_of(candidates), pending)
+        if result is not tensor:
+            tensor.copy_(result)
     return tensor
 
 
@@ -219,6 +242,8 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     cols = tensor.numel() // rows
     with no_grad():
         flat = tensor.new_zeros((rows, cols)).normal_(0, 1, generator=generator)._data
+        if tensor.dtype is dtypes.float16:  # (after the draw, as PyTorch's QR refuses it)
+            raise NotImplementedError("\"geqrf_cpu\" not implemented for 'Half'")
         xp = backend.xp(tensor.device)
         if rows < cols:
             flat = flat.T

@@ -12,15 +12,17 @@ tensor([0.6000, 0.8000])
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable
 
-from ... import linalg
+from ... import _warn, linalg
 from ...autograd.grad_mode import no_grad
 from ...factories import tensor
 from ...functions import cat, stack
 from ...tensor import Tensor
 
 __all__ = [
+    "clip_grad_norm",
     "clip_grad_norm_",
     "clip_grad_value_",
     "clip_grads_with_norm_",
@@ -47,10 +49,31 @@ def clip_grad_norm_(
     """Scale the gradients of ``parameters`` together so that their joint ``norm_type``-norm is at
     most ``max_norm``; returns the norm they had before (PyTorch's two halves:
     :func:`get_total_norm`, then :func:`clip_grads_with_norm_`)."""
-    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    else:
+        is_generator = isinstance(parameters, types.GeneratorType)
+        parameters = list(parameters)  # a generator can be read only once
+        if is_generator and not parameters:  # (e.g. model.parameters() of a model without any)
+            _warn.warn("`parameters` is an empty generator, no gradient clipping will occur.")
     total = get_total_norm(_grads(parameters), norm_type, error_if_nonfinite)
     clip_grads_with_norm_(parameters, max_norm, total)
     return total
+
+
+def clip_grad_norm(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+    foreach=None,
+) -> Tensor:
+    """Deprecated: use :func:`clip_grad_norm_` (PyTorch's old name, with its FutureWarning)."""
+    _warn.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 
 
 @no_grad()
