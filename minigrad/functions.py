@@ -432,7 +432,7 @@ addmm_scaled_op = Op("AddmmBackward0", lambda xp, self, mat1, mat2, *, beta, alp
                      self=lambda grad, beta: _times(grad, beta),
                      mat1=lambda grad, mat2, alpha: _times(grad.mm(mat2.t()), alpha),
                      mat2=lambda grad, mat1, mat2_strides, alpha: _times(_mm_mat2_grad(grad, mat1, mat2_strides), alpha))
-linalg_cross_op = Op("LinalgCrossBackward0", lambda xp, self, other, *, dim: xp.cross(self, other, axis=dim),
+linalg_cross_op = Op("LinalgCrossBackward0", lambda xp, self, other, *, dim: xp.ascontiguousarray(xp.cross(self, other, axis=dim)),
                      self=lambda grad, other, dim: linalg_cross_op(other, grad, dim=dim),
                      other=lambda grad, self, dim: linalg_cross_op(grad, self, dim=dim))
 
@@ -3246,16 +3246,29 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False) -> Tens
     return min(input, dim, keepdim).indices
 
 
-def norm(input: Tensor, p: Number | str | None = "fro", dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
-    """The vector norm (2-norm by default) over all elements or over ``dim``."""
+def norm(
+    input: Tensor,
+    p: Number | str | None = "fro",
+    dim: int | Sequence[int] | None = None,
+    keepdim: bool = False,
+    *,
+    dtype: dtypes.dtype | None = None,
+) -> Tensor:
+    """The vector norm (2-norm by default) over all elements or over ``dim`` (computed in ``dtype``
+    when given)."""
     if not isinstance(p, str | numbers.Number | None):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {backend.type_name(p)}")
     if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2)):
         from .linalg import matrix_norm  # 'nuc', or 'fro' over more dims, is a matrix norm (its errors too)
 
-        return matrix_norm(input, p, list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim, keepdim)
+        dims = list(range(input.ndim)) if dim is None else [dim] if isinstance(dim, int) else dim
+        return matrix_norm(input, p, dims, keepdim, dtype=dtype)
     if p in ("fro", None):
         p = 2
+    if dtype is not None:  # linalg.vector_norm checks and converts it, then comes back here
+        from .linalg import vector_norm
+
+        return vector_norm(input, p, dim, keepdim, dtype=dtype)
     if not input.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype._legacy_name}"
@@ -3331,7 +3344,10 @@ def _check_matmul_dtype(a: Tensor, b: Tensor, name: str) -> None:
 def mm(input: Tensor, mat2: Tensor) -> Tensor:
     """Matrix product of two 2-D tensors."""
     if input._data.ndim != 2 or mat2._data.ndim != 2:
-        raise RuntimeError(f"mm: expected 2-D tensors, got {input.ndim}-D and {mat2.ndim}-D; use matmul for other shapes")
+        name = "self" if input.ndim != 2 else "mat2"
+        raise RuntimeError(
+            f"{name} must be a matrix (mm takes 2-D tensors, got {input.ndim}-D and {mat2.ndim}-D; use matmul for others)"
+        )
     _check_product(input, mat2)
     _check_matmul_dtype(input, mat2, "mm")
     return mm_op(input, mat2)
@@ -3629,11 +3645,11 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
         raise RuntimeError(
             f"{name}: A must be batches of square matrices, but they are {input.shape[-2]} by {input.shape[-1]} matrices"
         )
-    if n == 0:  # identities, copied into a clone (CopyBackwards, as PyTorch)
+    if n == 0:  # identities, copied into a contiguous clone (CopyBackwards, as PyTorch)
         xp = backend.xp(input.device)
         with backend.on(input.device):
             eye = xp.broadcast_to(xp.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
-        return input.clone().copy_(Tensor._make(eye))
+        return input.clone(memory_format=backend.contiguous_format).copy_(Tensor._make(eye))
     if n < 0:
         from .linalg import inv  # (linalg builds on this module)
 
@@ -3665,16 +3681,27 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     tensor([[ 3.,  3.],
             [12., 12.]])
     """
-    if isinstance(dims, Tensor):
-        dims = dims.tolist()
-    if isinstance(dims, int) and not isinstance(dims, bool):
+    if not isinstance(dims, tuple | list | Tensor | int):
+        raise RuntimeError(
+            "tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] containing two lists, "
+            f"but got dims={dims}"
+        )
+    if isinstance(dims, Tensor):  # one number, or the two lists
+        dims = int(dims.item()) if dims.numel() <= 1 else dims.tolist()
+    if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
         if dims > builtins.min(a.ndim, b.ndim):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
     else:
-        dims_a, dims_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+        dims_a, dims_b = dims
+        for name, position, d in (("dims_self", 3, dims_a), ("dims_other", 4, dims_b)):
+            if not isinstance(d, tuple | list):  # each must be a list of dims, even of one
+                raise TypeError(
+                    f"tensordot(): argument '{name}' (position {position}) must be tuple of ints, not {type(d).__name__}"
+                )
+        dims_a, dims_b = list(dims_a), list(dims_b)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:
@@ -7087,6 +7114,8 @@ def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_fo
         a = view(expand(x1, batch + (rows1, columns)).contiguous(), (count, rows1, columns))
         b = view(expand(x2, batch + (rows2, columns)).contiguous(), (count, rows2, columns))
         return view(euclidean_dist_op(a, b), batch + (rows1, rows2))
+    if x1.dtype.itemsize < 4 and x1.numel() and x2.numel():  # PyTorch's kernel has no half precision (its mm has)
+        raise _no_kernel("cdist", x1.dtype)
     return cdist_op(x1, x2, p=float(p))
 
 

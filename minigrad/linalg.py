@@ -37,7 +37,9 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     """``(sum |x|^ord) ^ (1/ord)`` over ``dim`` (all elements by default); ``ord`` may be inf,
     -inf or 0 too."""
     if isinstance(ord, str):
-        raise RuntimeError(f"linalg.vector_norm: ord must be a number, got {ord!r}; use matrix_norm for {ord!r}")
+        raise TypeError(
+            f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not str; use matrix_norm for {ord!r}"
+        )
     _check_norm_dtype("linalg.vector_norm", x, dtype)
     return F.norm(x if dtype is None else x.to(dtype), ord, dim, keepdim)
 
@@ -105,15 +107,17 @@ def _extreme_norm(norms: Tensor, dim: int, keepdim: bool, ord) -> Tensor:
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """A vector norm (``dim`` an int, or a 1-D input) or a matrix norm (``dim`` two ints, or a
     2-D input with ``ord``); without ``ord`` and ``dim``, the 2-norm of all elements."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
     if dim is None and ord is not None:
         if A.ndim not in (1, 2):
             raise RuntimeError(
                 f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.ndim}D."
             )
-        dim = tuple(range(A.ndim))
-    if isinstance(dim, int):
-        dim = (dim,)
-    if dim is not None and len(dim) == 2:
+        dim = (0, 1) if isinstance(ord, str) else tuple(range(A.ndim))  # a str ord is a matrix norm's
+    if dim is not None and len(dim) == 2 or isinstance(ord, str):
         return matrix_norm(A, "fro" if ord is None else ord, dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
@@ -140,6 +144,8 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     if input.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype._legacy_name} but found {other.dtype._legacy_name}")
     F._broadcast_shape(input.shape, other.shape)
+    if input.dtype is dtypes.bool:
+        raise F._no_kernel("cross")
     return F.linalg_cross_op(input, other, dim=wrapped)
 
 
@@ -290,12 +296,18 @@ def _is_vector_rhs(A_shape, B_shape) -> bool:
 
 def _solve_forward(xp, A, B, *, left):
     if _is_vector_rhs(A.shape, B.shape):  # only with left=True (solve checks)
-        return _lapack(xp, "solve", A, B[..., None])[..., 0]
+        return _vector_solution(xp, _lapack(xp, "solve", A, B[..., None])[..., 0])
     if left:
         return _column_major(xp, _lapack(xp, "solve", A, B))
     # X A = B is A^T X^T = B^T; X then comes out row-major, as PyTorch's does
     At, Bt = xp.swapaxes(A, -1, -2), xp.swapaxes(B, -1, -2)
-    return xp.ascontiguousarray(xp.swapaxes(_lapack(xp, "solve", At, Bt), -1, -2))
+    return xp.swapaxes(_lapack(xp, "solve", At, Bt), -1, -2).copy()
+
+
+def _vector_solution(xp, X):
+    """Solutions for vector right-hand sides, laid out as PyTorch's: the last two dims column by
+    column, whether they are a batch and a vector or not."""
+    return X if X.ndim < 2 else _column_major(xp, X)
 
 
 def _inv_forward(xp, A):
@@ -350,8 +362,9 @@ def _first_singular(xp, A) -> int:
 
 
 def _column_major(xp, X):
-    """``X`` with each matrix stored column by column, as LAPACK (and so PyTorch) leaves results."""
-    return xp.swapaxes(xp.ascontiguousarray(xp.swapaxes(X, -1, -2)), -1, -2)
+    """``X`` with each matrix stored column by column, as LAPACK (and so PyTorch) leaves results.
+    Always a fresh copy: it has PyTorch's strides for dims of size 1 too."""
+    return xp.swapaxes(xp.swapaxes(X, -1, -2).copy(), -1, -2)
 
 
 def _adjoint_solve(grad: Tensor, A: Tensor, B_shape, left: bool) -> tuple[Tensor, bool]:
@@ -411,6 +424,12 @@ def _check_lapack_dtype(name: str, A: Tensor) -> None:
         raise NotImplementedError(f"\"{name}\" not implemented for '{A.dtype._legacy_name}': use float32 or float64")
 
 
+def _check_kernel_dtype(kernel: str, A: Tensor) -> None:
+    """Float32 or float64, or the error of PyTorch's kernel (for the ops that check no dtype before)."""
+    if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
+        raise F._no_kernel(kernel, A.dtype)
+
+
 def _eye_like(A: Tensor) -> Tensor:
     return eye(A.shape[-1], dtype=A.dtype, device=A.device)
 
@@ -431,7 +450,8 @@ def det(A: Tensor) -> Tensor:
     tensor(6.)
     """
     _check_square("linalg.det", A)
-    _check_lapack_dtype("linalg.det", A)
+    _check_floating("linalg.det", A)
+    _check_kernel_dtype("lu_cpu", A)  # (PyTorch computes it from the LU factors)
     return _det_op(A)
 
 
@@ -541,7 +561,7 @@ def _substitute(xp, A, B, upper: bool, unit: bool):
     n = A.shape[-1]
     A = xp.triu(A) if upper else xp.tril(A)  # the other triangle is never read
     batch = xp.broadcast_shapes(A.shape[:-2], B.shape[:-2])
-    X = xp.zeros(batch + B.shape[-2:], dtype=B.dtype)
+    X = xp.swapaxes(xp.zeros(batch + B.shape[-2:][::-1], dtype=B.dtype), -1, -2)  # column-major, as LAPACK's
     for i in range(n - 1, -1, -1) if upper else range(n):
         row = B[..., i, :] - (A[..., i, :, None] * X).sum(-2)  # rows not yet solved are still 0
         X[..., i, :] = row if unit else row / A[..., i, i, None]
@@ -549,11 +569,12 @@ def _substitute(xp, A, B, upper: bool, unit: bool):
 
 
 def _triangular_forward(xp, A, B, *, upper, left, unitriangular):
+    B = B.astype(A.dtype, copy=False)  # PyTorch solves in A's dtype, whatever B's is
     if left:
         return _substitute(xp, A, B, upper, unitriangular)
     # X A = B is A^T X^T = B^T, and A^T is triangular the other way
     At, Bt = xp.swapaxes(A, -1, -2), xp.swapaxes(B, -1, -2)
-    return xp.ascontiguousarray(xp.swapaxes(_substitute(xp, At, Bt, not upper, unitriangular), -1, -2))
+    return _column_major(xp, xp.swapaxes(_substitute(xp, At, Bt, not upper, unitriangular), -1, -2))
 
 
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
@@ -573,9 +594,8 @@ def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, un
     if B.ndim < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     _check_square(name, A)
-    _check_lapack_dtype(name, A)
-    _check_same_dtype(name, A, B)
     _check_equation(name, A.shape[-1], B.shape, left)
+    _check_kernel_dtype("triangular_solve_cpu", A)
     F._broadcast_shape(A.shape[:-2], B.shape[:-2])
     return _solve_triangular_op(A, B, upper=upper, left=left, unitriangular=unitriangular)
 
@@ -629,13 +649,21 @@ def triangular_solve(
         raise RuntimeError(
             f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has {A.ndim} dimensions instead"
         )
-    _check_square("torch.triangular_solve", A)
-    _check_lapack_dtype("triangular_solve", A)
     if A.dtype is not b.dtype:
         raise RuntimeError(
             f"Expected b and A to have the same dtype, but found b of type {b.dtype._legacy_name} and A of type "
             f"{A.dtype._legacy_name} instead."
         )
+    rows, cols = A.shape[-2:]
+    if rows != cols:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {rows} by {cols} matrices")
+    if b.shape[-2] != cols:
+        raise RuntimeError(
+            f"Incompatible matrix sizes for triangular_solve: each A matrix is {cols} by {cols} but each b matrix is "
+            f"{b.shape[-2]} by {b.shape[-1]}"
+        )
+    F._broadcast_shape(b.shape[:-2], A.shape[:-2])
+    _check_kernel_dtype("triangular_solve_cpu", A)
     params = {"upper": upper, "transpose": transpose, "unitriangular": unitriangular, "b_shape": tuple(b.shape)}
     solution, coefficient = TriangularSolveBackward0.record((b, A), _triangular_solve_forward, params, 2)
     return return_types_triangular_solve(solution, coefficient)
@@ -643,7 +671,8 @@ def triangular_solve(
 
 def _triangular_solve_forward(xp, b, A, *, upper, transpose, unitriangular, b_shape):
     At = xp.swapaxes(A, -1, -2) if transpose else A
-    return _substitute(xp, At, b, upper != transpose, unitriangular), A.copy()
+    copy = xp.broadcast_to(A, xp.broadcast_shapes(A.shape[:-2], b.shape[:-2]) + A.shape[-2:])  # batch dims broadcast
+    return _substitute(xp, At, b, upper != transpose, unitriangular), _column_major(xp, copy)
 
 
 def _triangular_solve_grad(grads, A, solution, upper, transpose, unitriangular, b_shape):
@@ -696,7 +725,10 @@ def _cholesky_forward(xp, A, *, upper, name):
     try:
         with backend.raising_linalg(xp):
             L = xp.linalg.cholesky(lower)
+        failed = bool(xp.isnan(xp.diagonal(L, 0, -2, -1)).any())  # LAPACK stops at a NaN pivot too
     except backend.ArrayLinAlgError:
+        failed = True
+    if failed:
         L, info = _cholesky_partial(xp, lower)
         if name:
             flat = info.reshape(-1)
@@ -705,8 +737,8 @@ def _cholesky_forward(xp, A, *, upper, name):
             raise LinAlgError(
                 f"{name}: {where}The factorization could not be completed because the input is not positive-definite "
                 f"(the leading minor of order {int(flat[first])} is not positive-definite)."
-            ) from None
-    return xp.conj(xp.swapaxes(L, -1, -2)) if upper else L
+            )
+    return xp.conj(xp.swapaxes(L, -1, -2)) if upper else _column_major(xp, L)  # column by column, as LAPACK's
 
 
 def _cholesky_grad(grad: Tensor, L: Tensor, upper: bool) -> Tensor:
@@ -734,7 +766,8 @@ _torch_cholesky_op = _cholesky_op("CholeskyBackward0")
 
 def _check_cholesky(name: str, A: Tensor) -> None:
     _check_square(name, A)
-    _check_lapack_dtype(name, A)
+    _check_floating(name, A)
+    _check_kernel_dtype("cholesky_cpu", A)
 
 
 def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
@@ -759,7 +792,7 @@ def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False) -
     >>> torch.linalg.cholesky_ex(torch.tensor([[1.0, 2.0], [2.0, 1.0]])).info
     tensor(2, dtype=torch.int32)
     """
-    _check_cholesky("linalg.cholesky_ex", A)
+    _check_cholesky("linalg.cholesky", A)  # (PyTorch's messages name cholesky)
     L = _linalg_cholesky_op(A, upper=upper, name="linalg.cholesky_ex" if check_errors else None)
     with backend.on(L.device):
         xp = backend.xp(L.device)
@@ -782,15 +815,9 @@ def torch_cholesky(A: Tensor, upper: bool = False) -> Tensor:
         "release.",
         UserWarning,
     )
-    _check_cholesky("cholesky", A)
+    _check_square("cholesky", A)
+    _check_kernel_dtype("cholesky_cpu", A)
     return _torch_cholesky_op(A, upper=upper, name="cholesky")
-
-
-def _check_factor(name: str, L: Tensor) -> None:
-    if L.ndim < 2:
-        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
-    _check_square(name, L)
-    _check_lapack_dtype(name, L)
 
 
 def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
@@ -813,13 +840,13 @@ def cholesky_solve(B: Tensor, L: Tensor, upper: bool = False) -> Tensor:
             f"{L.dtype._legacy_name} instead."
         )
     _check_square("cholesky_solve", L)
-    _check_lapack_dtype("cholesky_solve", L)
     if B.shape[-2] != L.shape[-1]:
         raise RuntimeError(
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {L.shape[-1]} by {L.shape[-1]} but "
             f"each b matrix is {B.shape[-2]} by {B.shape[-1]}"
         )
     F._broadcast_shape(B.shape[:-2], L.shape[:-2])
+    _check_kernel_dtype("cholesky_solve_cpu", L)
     return _cholesky_solve_op(B, L, upper=upper)
 
 
@@ -854,11 +881,20 @@ def cholesky_inverse(L: Tensor, upper: bool = False) -> Tensor:
     tensor([[0.2500, 0.0000],
             [0.0000, 1.0000]])
     """
-    _check_factor("cholesky_inverse", L)
+    _check_square("cholesky_inverse", L)
+    _check_kernel_dtype("cholesky_inverse_out_cpu", L)
     return _cholesky_inverse_op(L, upper=upper)
 
 
 def _cholesky_inverse_forward(xp, L, *, upper):
+    zero = xp.diagonal(L, axis1=-2, axis2=-1) == 0  # LAPACK's potri refuses a zero on the diagonal
+    if zero.any():
+        batch, i = divmod(int(zero.reshape(-1).argmax()), L.shape[-1])
+        where = f"(Batch element {batch}): " if L.ndim > 2 else ""
+        raise LinAlgError(
+            f"cholesky_inverse: {where}The diagonal element {i + 1} is zero, the inversion could not be completed "
+            "because the input matrix is singular."
+        )
     eye_ = xp.broadcast_to(xp.eye(L.shape[-1], dtype=L.dtype), L.shape)
     return _cholesky_solve_forward(xp, eye_, L, upper=upper)
 
@@ -896,15 +932,16 @@ def qr(A: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
         )
     if A.ndim < 2:
         raise RuntimeError("linalg.qr: The input tensor A must have at least 2 dimensions.")
-    _check_lapack_dtype("linalg.qr", A)
+    _check_floating("linalg.qr", A)
+    _check_kernel_dtype("geqrf_cpu", A)
     return return_types_linalg_qr(*LinalgQrBackward0.record((A,), _qr_forward, {"mode": mode}, 2))
 
 
 def _qr_forward(xp, A, *, mode):
     if mode == "r":
-        return xp.zeros((0,), dtype=A.dtype), xp.linalg.qr(A, mode="r")
+        return xp.zeros((0,), dtype=A.dtype), _column_major(xp, xp.linalg.qr(A, mode="r"))
     Q, R = xp.linalg.qr(A, mode=mode)
-    return Q, R
+    return _column_major(xp, Q), _column_major(xp, R)
 
 
 def _tril_im_inv_adj_skew(X: Tensor) -> Tensor:
@@ -968,9 +1005,7 @@ def _check_uplo(UPLO: str) -> None:
 def _check_eigh(name: str, A: Tensor, UPLO: str) -> None:
     _check_uplo(UPLO)
     _check_square(name, A)
-    if not A.dtype.is_floating_point:  # (PyTorch's kernel, not its checks, rejects integers here)
-        raise F._no_kernel("linalg_eigh_cpu", A.dtype)
-    _check_lapack_dtype(name, A)
+    _check_kernel_dtype("linalg_eigh_cpu", A)  # (PyTorch's kernel, not its checks, rejects integers here)
 
 
 def eigh(A: Tensor, UPLO: str = "L") -> tuple[Tensor, Tensor]:
@@ -983,8 +1018,28 @@ def eigh(A: Tensor, UPLO: str = "L") -> tuple[Tensor, Tensor]:
     tensor([1., 3.])
     """
     _check_eigh("linalg.eigh", A, UPLO)
-    found = LinalgEighBackward0.record((A,), lambda xp, A, *, UPLO: tuple(xp.linalg.eigh(A, UPLO)), {"UPLO": UPLO}, 2)
+    found = LinalgEighBackward0.record((A,), _eigh_forward, {"UPLO": UPLO}, 2)
     return return_types_linalg_eigh(*found)
+
+
+def _eigh_forward(xp, A, *, UPLO):
+    eigenvalues, eigenvectors = _eigh_arrays(xp, A, UPLO, "eigh")
+    return eigenvalues, _column_major(xp, eigenvectors)
+
+
+def _eigh_arrays(xp, A, UPLO: str, fn: str):
+    """``xp.linalg.<fn>(A, UPLO)`` (eigh or eigvalsh); where LAPACK does not converge (NaN in
+    ``A``), PyTorch's error (NumPy's own is not a RuntimeError)."""
+    try:
+        with backend.raising_linalg(xp):
+            return getattr(xp.linalg, fn)(A, UPLO)
+    except backend.ArrayLinAlgError:
+        bad = ~xp.isfinite(A.reshape(-1, *A.shape[-2:])).all(axis=(-2, -1))
+        where = f"(Batch element {int(bad.argmax())}): " if A.ndim > 2 else ""
+        raise LinAlgError(
+            f"linalg.eigh: {where}The algorithm failed to converge because the input matrix is ill-conditioned or has "
+            "too many repeated eigenvalues."
+        ) from None
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
@@ -994,11 +1049,11 @@ def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
     >>> torch.linalg.eigvalsh(torch.tensor([[2.0, 0.0], [0.0, 1.0]]))
     tensor([1., 2.])
     """
-    _check_eigh("linalg.eigvalsh", A, UPLO)
+    _check_eigh("linalg.eigh", A, UPLO)  # (PyTorch's messages name eigh)
     if A.requires_grad and is_grad_enabled():  # the gradient needs the eigenvectors (one node, as PyTorch)
         return eigh(A, UPLO).eigenvalues
     with backend.on(A.device):
-        return Tensor._make(backend.xp(A.device).linalg.eigvalsh(A._data, UPLO))
+        return Tensor._make(_eigh_arrays(backend.xp(A.device), A._data, UPLO, "eigvalsh"))
 
 
 def _eigh_grad(grads, eigenvalues, eigenvectors, UPLO):
@@ -1032,7 +1087,8 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None) -> tuple[Tensor, 
     """
     if A.ndim < 2:
         raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
-    _check_lapack_dtype("linalg.svd", A)
+    _check_floating("linalg.svd", A)
+    _check_kernel_dtype("linalg_svd_cpu", A)
     params = {"full_matrices": full_matrices}
     return return_types_linalg_svd(*LinalgSvdBackward0.record((A,), _svd_forward, params, 3))
 
@@ -1048,7 +1104,7 @@ def _svd_forward(xp, A, *, full_matrices):
         )
         return U.copy(), xp.zeros(batch + (k,), dtype=A.dtype), Vh.copy()
     U, S, Vh = _svd_arrays(xp, A, full_matrices=full_matrices)
-    return U, S, Vh
+    return _column_major(xp, U), S, _column_major(xp, Vh)
 
 
 def _svd_grad(grads, U, S, Vh, full_matrices):
@@ -1102,9 +1158,10 @@ def svdvals(A: Tensor, *, driver=None) -> Tensor:
     >>> torch.linalg.svdvals(torch.tensor([[3.0, 0.0], [0.0, -4.0]]))
     tensor([4., 3.])
     """
-    if A.ndim < 2:
-        raise RuntimeError("linalg.svdvals: The input tensor A must have at least 2 dimensions.")
-    _check_lapack_dtype("linalg.svdvals", A)
+    if A.ndim < 2:  # (PyTorch's messages name svd)
+        raise RuntimeError("linalg.svd: The input tensor A must have at least 2 dimensions.")
+    _check_floating("linalg.svd", A)
+    _check_kernel_dtype("linalg_svd_cpu", A)
     if A.requires_grad and is_grad_enabled():  # the gradient needs U and Vh (one node, as PyTorch)
         return svd(A, full_matrices=False).S
     with backend.on(A.device):
@@ -1122,11 +1179,15 @@ def torch_svd(input: Tensor, some: bool = True, compute_uv: bool = True) -> tupl
     >>> torch.svd(torch.tensor([[3.0, 0.0], [0.0, -4.0]])).S
     tensor([4., 3.])
     """
+    if input.ndim < 2:
+        raise RuntimeError(
+            f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions instead"
+        )
     if not compute_uv:  # U and V are zeros, square as PyTorch gives them
         S = svdvals(input)
         m, n = input.shape[-2:]
         U, V = (input.new_zeros(input.shape[:-2] + (k, k)) for k in (m, n))
-        return return_types_svd(U, S, V)
+        return return_types_svd(U, S, V.mT)  # (PyTorch's V is laid out column by column)
     U, S, Vh = svd(input, full_matrices=not some)
     return return_types_svd(U, S, Vh.mH)
 
@@ -1279,11 +1340,11 @@ def _solve_ex_forward(xp, A, B, *, left, B_shape):
     except LinAlgError:  # singular somewhere: LAPACK's LU gives the info (and inf/nan)
         LU, pivots, info = _lu_factor_arrays(xp, A if left else xp.swapaxes(A, -1, -2))
         if _is_vector_rhs(A.shape, B.shape):
-            return _lu_solve_arrays(xp, LU, pivots, B[..., None])[..., 0], info
+            return _vector_solution(xp, _lu_solve_arrays(xp, LU, pivots, B[..., None])[..., 0]), info
         if left:
             return _column_major(xp, _lu_solve_arrays(xp, LU, pivots, B)), info
         X = _lu_solve_arrays(xp, LU, pivots, xp.swapaxes(B, -1, -2))
-        return xp.ascontiguousarray(xp.swapaxes(X, -1, -2)), info
+        return xp.swapaxes(X, -1, -2).copy(), info
 
 
 def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False) -> tuple[Tensor, Tensor]:
@@ -1342,12 +1403,12 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     >>> torch.linalg.vecdot(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([1.0, 1.0]))
     tensor([3., 7.])
     """
+    _check_floating("linalg.vecdot", x)
     if x.dtype is not y.dtype:
         raise RuntimeError(
             f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {x.dtype._legacy_name} "
             f"and y of type {y.dtype._legacy_name} instead"
         )
-    _check_floating("linalg.vecdot", x)
     return (x * y).sum(dim)
 
 
@@ -1498,7 +1559,7 @@ def _pinv_forward(xp, A, *, atol, rtol, hermitian):
     if A.size == 0:
         return xp.zeros(A.shape[:-2] + (n, m), dtype=A.dtype)
     if hermitian:  # eigenvalues, ascending: the largest in absolute value is at either end
-        S, U = xp.linalg.eigh(A)
+        S, U = _eigh_arrays(xp, A, "L", "eigh")
         big = xp.abs(S).max(-1, keepdims=True)
         Vh, U = xp.swapaxes(U, -1, -2), U
         kept = xp.abs(S) > xp.maximum(atol[..., None], rtol[..., None] * big)
@@ -1604,6 +1665,8 @@ def cond(A: Tensor, p=None) -> Tensor:
     >>> torch.linalg.cond(torch.tensor([[2.0, 0.0], [0.0, 0.5]]))
     tensor(4.)
     """
+    if isinstance(p, str):  # PyTorch checks these squareness first
+        _check_square(f"linalg.cond(ord={p})", A)
     if A.ndim < 2:
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     ord = 2 if p is None else p
@@ -1639,8 +1702,7 @@ return_types__lu_with_info = F._return_type("_lu_with_info", ("LU", "pivots", "i
 def _check_lu_input(name: str, A: Tensor, pivot: bool) -> None:
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
-    if not A.dtype.is_floating_point or A.dtype.itemsize < 4:
-        raise F._no_kernel("lu_cpu", A.dtype)
+    _check_kernel_dtype("lu_cpu", A)
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
 
@@ -1817,7 +1879,7 @@ def _lu_unpack_grad(grads, LU_data_shape, unpack_data, unpack_pivots, P=None):
     """PyTorch's lu_unpack_backward: each factor's triangle goes back where it was packed."""
     gL, gU = grads[1], grads[2]
     if gL is None and gU is None:
-        return None, None
+        return (None,)
     m, n = LU_data_shape[-2:]
     k = min(m, n)
     parts = []
@@ -1828,21 +1890,20 @@ def _lu_unpack_grad(grads, LU_data_shape, unpack_data, unpack_pivots, P=None):
             parts.append(gU.narrow(-1, 0, k).triu())
         square = parts[0] if len(parts) == 1 else parts[0] + parts[1]
         if m == n:
-            return square, None
+            return (square,)
         rest = gU.narrow(-1, k, n - k) if gU is not None else square.new_zeros(square.shape[:-1] + (n - k,))
-        return F.cat([square, rest], -1), None
+        return (F.cat([square, rest], -1),)
     if gU is not None:
         parts.append(gU.triu())
     if gL is not None:
         parts.append(gL.narrow(-2, 0, k).tril(-1))
     square = parts[0] if len(parts) == 1 else parts[0] + parts[1]
     rest = gL.narrow(-2, k, m - k) if gL is not None else square.new_zeros(square.shape[:-2] + (m - k, k))
-    return F.cat([square, rest], -2), None
+    return (F.cat([square, rest], -2),)
 
 
-LuUnpackBackward0 = F._results_node(
-    "LuUnpackBackward0", _lu_unpack_grad, inputs=("LU_data", "LU_pivots"), saves=(), results=()
-)
+# The integer pivots are no input of the node: PyTorch gives it an edge for LU_data only.
+LuUnpackBackward0 = F._results_node("LuUnpackBackward0", _lu_unpack_grad, inputs=("LU_data",), saves=(), results=())
 
 
 def lu_unpack(
@@ -1867,8 +1928,8 @@ def lu_unpack(
         )
     params = {"LU_data_shape": tuple(LU_data.shape), "unpack_data": unpack_data, "unpack_pivots": unpack_pivots}
     P, L, U = LuUnpackBackward0.record(
-        (LU_data, LU_pivots),
-        lambda xp, LU, pivots, **kw: _unpack_arrays(xp, LU, pivots, unpack_data, unpack_pivots),
+        (LU_data,),
+        lambda xp, LU, **kw: _unpack_arrays(xp, LU, LU_pivots._data, unpack_data, unpack_pivots),
         params,
         3,
     )
@@ -1880,7 +1941,7 @@ def lu_unpack(
 def _lu_solve_forward(xp, LU, pivots, B, *, left, adjoint):
     if not left:  # X A = B is A^H X^H = B^H (and X A^H = B is A X^H = B^H)
         X = _lu_solve_forward(xp, LU, pivots, xp.swapaxes(B, -1, -2), left=True, adjoint=not adjoint)
-        return xp.ascontiguousarray(xp.swapaxes(X, -1, -2))
+        return xp.swapaxes(X, -1, -2).copy()
     if not adjoint:
         return _column_major(xp, _lu_solve_arrays(xp, LU, pivots, B))
     # A^H X = B with A = P L U: X = P L^-H U^-H B
@@ -1904,12 +1965,14 @@ def _lu_solve_grad_LU(gX: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left: b
     return gR.tril(-1) + gU
 
 
+# The integer pivots are a saved parameter, not an input: PyTorch's node has edges for LU and B only.
 _lu_solve_op = Op(
     "LinalgLuSolveBackward0",
-    lambda xp, LU, pivots, B, *, left, adjoint: _lu_solve_forward(xp, LU, pivots, B, left=left, adjoint=adjoint),
-    LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grad_LU(grad, LU, pivots, result, left, adjoint),
-    pivots=lambda grad: None,
-    B=lambda grad, LU, pivots, left, adjoint: lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint),
+    lambda xp, LU, B, *, pivots, left, adjoint: _lu_solve_forward(xp, LU, pivots, B, left=left, adjoint=adjoint),
+    LU=lambda grad, LU, pivots, result, left, adjoint: _lu_solve_grad_LU(
+        grad, LU, Tensor._make(pivots), result, left, adjoint
+    ),
+    B=lambda grad, LU, pivots, left, adjoint: lu_solve(LU, Tensor._make(pivots), grad, left=left, adjoint=not adjoint),
 )
 
 
@@ -1934,7 +1997,7 @@ def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoin
     _check_same_dtype(name, LU, B, "LU")
     _check_equation(name, LU.shape[-1], B.shape, left)
     F._broadcast_shape(LU.shape[:-2], B.shape[:-2])
-    return _lu_solve_op(LU, pivots, B, left=left, adjoint=adjoint)
+    return _lu_solve_op(LU, B, pivots=pivots._data, left=left, adjoint=adjoint)
 
 
 def torch_lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
@@ -1991,17 +2054,16 @@ def _lstsq_forward(xp, A, B, *, rcond, driver, vector):
     m, n = A.shape[-2:]
     batch = xp.broadcast_shapes(A.shape[:-2], Bm.shape[:-2])
     nrhs, k = Bm.shape[-1], min(m, n)
-    A = xp.broadcast_to(A, batch + (m, n))
     Bm = xp.broadcast_to(Bm, batch + (m, nrhs))
-    if A.size == 0:
-        S = xp.zeros(batch + (k,), dtype=A.dtype)
+    if A.size == 0 or nrhs == 0:  # LAPACK is not called: no rank, no singular values
+        S = xp.zeros(A.shape[:-2] + (k,), dtype=A.dtype)
         X = xp.zeros(batch + (n, nrhs), dtype=A.dtype)
-    else:
+    else:  # the rank and singular values are A's own (its batch shape), the solution broadcasts
         U, S, Vh = _svd_arrays(xp, A, full_matrices=False)
         kept = S > rcond * S[..., :1] if driver != "gels" else S != 0
         Sinv = xp.where(kept, 1 / xp.where(kept, S, 1), 0).astype(A.dtype)
         X = xp.swapaxes(Vh, -1, -2) @ (Sinv[..., None] * (xp.swapaxes(U, -1, -2) @ Bm))
-    rank = (S > rcond * S[..., :1]).sum(-1) if S.shape[-1] else xp.zeros(batch, dtype=xp.int64)
+    rank = (S > rcond * S[..., :1]).sum(-1) if S.shape[-1] else xp.zeros(A.shape[:-2], dtype=xp.int64)
     empty = xp.zeros((0,), dtype=A.dtype)
     residuals = empty
     if m > n and A.size and (driver == "gels" or (driver != "gelsy" and bool((rank == n).all()))):
@@ -2062,7 +2124,11 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
             f"{name}: Expected input and other to have the same dtype, but got input's dtype "
             f"{A.dtype._legacy_name} and other's dtype {B.dtype._legacy_name}"
         )
-    vector = B.ndim == A.ndim - 1
+    if not 0 <= A.ndim - B.ndim <= 1:
+        raise RuntimeError(
+            f"{name}: input.dim() must be greater or equal to other.dim() and (input.dim() - other.dim()) <= 1"
+        )
+    vector = _is_vector_rhs(A.shape, B.shape)
     if A.shape[-2] != B.shape[-1 if vector else -2]:
         raise RuntimeError(f"{name}: input.size(-2) should match other.size({-1 if vector else -2})")
     driver = "gelsy" if driver is None else driver
@@ -2070,7 +2136,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
         raise RuntimeError(f"{name}: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
     if A.dtype.name not in ("float32", "float64"):
         raise RuntimeError("This function doesn't handle types other than float and double")
-    F._broadcast_shape(A.shape[:-2], B.shape[: -1 if vector else -2])
+    F._broadcast_shape(A.shape[:-2], B.shape[: A.ndim - 2])  # PyTorch's batch dims of B: as many as A's
     rcond = dtypes.finfo(A.dtype).eps * max(A.shape[-2:]) if rcond is None or rcond < 0 else rcond
     params = {"rcond": rcond, "driver": driver, "vector": vector}
     found = LinalgLstsqBackward0.record((A, B), _lstsq_forward, params, 2)
