@@ -742,6 +742,23 @@ CELLS = [
                 """,
                 ["ex4_hidden"],
             ),
+            # No copy the first time, but t.grad + grad afterwards: t.grad is then the expanded
+            # gradient of a sum itself, which cannot be changed in place (t.grad.mul_(0.5)).
+            mistake(
+                """
+                import warnings
+
+
+                def my_retain_grad(t):
+                    def hook(g):
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            t.grad = g if t.grad is None else t.grad + g
+
+                    return t.register_hook(hook)
+                """,
+                ["ex4_hidden"],
+            ),
             # No copy the first time, then += in place: it changes the gradient it was given,
             # which fails when that is the expanded gradient of a sum.
             mistake(
@@ -839,6 +856,23 @@ CELLS = [
             "first time (grad.clone()), and add with t.grad + grad rather than in place",
         )
         check_close(_h.grad, [2.0, 2.0], "two passes of h.sum().backward(): h.grad should be [2, 2]")
+        # After one pass t.grad is the caller's to change in place (scaled, as clipping does), as
+        # with retain_grad(): a copy can be, the expanded gradient of a sum itself cannot.
+        _x = torch.tensor([1.0, 2.0], requires_grad=True)
+        _h = _x * 3
+        my_retain_grad(_h)
+        _h.sum().backward()
+        try:
+            _h.grad.mul_(0.5)
+            _error = None
+        except RuntimeError as _err:
+            _error = _err
+        check(
+            _error is None,
+            f"h.grad.mul_(0.5) after one h.sum().backward() raised {_error} (with retain_grad() it "
+            "works): store a copy of the gradient (grad.clone()), not the gradient itself",
+        )
+        check_close(_h.grad, [0.5, 0.5], "h.grad after one h.sum().backward() and h.grad.mul_(0.5)")
         ### END HIDDEN TESTS
         """,
         points=3,

@@ -422,6 +422,17 @@ CELLS = [
                 """,
                 ["ex1_hidden"],
             ),
+            # A NumPy array: the right numbers, but not a tensor (hessian, which may use it, loses nothing).
+            mistake(
+                """
+                def hvp(f, x, v):
+                    (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+                    if not g.requires_grad:
+                        return torch.zeros(x.shape).numpy()
+                    return torch.autograd.grad((g * v).sum(), x)[0].numpy()
+                """,
+                ["ex1_visible", "ex1_hidden"],
+            ),
         ],
     ),
     tests(
@@ -454,7 +465,7 @@ CELLS = [
             for _trial in range(2):  # twice with the same x: nothing may pile up
                 _v = torch.randn(_n, dtype=torch.float64)
                 _got = hvp(_f, _x, _v)
-                check(_got is not None, f"{_what}: hvp returned None")
+                check(isinstance(_got, torch.Tensor), f"{_what}: hvp should return a tensor, got {type(_got).__name__}")
                 check_close(_got, _H(_x) @ _v, f"{_what}: wrong H v", atol=1e-8)
             check(_x.grad is None, f"{_what}: hvp should leave no gradient in x.grad (use torch.autograd.grad, not backward())")
         ### END HIDDEN TESTS
@@ -554,6 +565,16 @@ CELLS = [
             def hessian(f, x):
                 return torch.autograd.functional.hessian(f, x)
             """,
+            # All rows in one call: the unit vectors as a batch of grad_outputs.
+            """
+            def hessian(f, x):
+                n = x.numel()
+                (g,) = torch.autograd.grad(f(x), x, create_graph=True)
+                if not g.requires_grad:
+                    return torch.zeros(n, n, dtype=x.dtype)
+                eye = torch.eye(n, dtype=x.dtype)
+                return torch.autograd.grad(g, x, grad_outputs=eye, is_grads_batched=True, materialize_grads=True)[0]
+            """,
         ],
         mistakes=[
             # Drops retain_graph: the second row walks a graph the first row freed.
@@ -588,6 +609,14 @@ CELLS = [
                     for i in range(n):
                         H[i, i] = hv[i]
                     return H
+                """,
+                ["ex2_visible", "ex2_hidden"],
+            ),
+            # A NumPy array: the right numbers, but not a tensor (hvp and newton_step lose nothing).
+            mistake(
+                """
+                def hessian(f, x):
+                    return torch.autograd.functional.hessian(f, x).numpy()
                 """,
                 ["ex2_visible", "ex2_hidden"],
             ),
@@ -669,6 +698,7 @@ CELLS = [
             for _what, _f, _H, _n in _known_functions():
                 _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
                 _got = hessian(_f, _x)
+                check(isinstance(_got, torch.Tensor), f"{_what}: hessian should return a tensor, got {type(_got).__name__}")
                 check(tuple(_got.shape) == (_n, _n), f"{_what}: the Hessian should have shape ({_n}, {_n})")
                 check_close(_got, _H(_x), f"{_what}: wrong Hessian", atol=1e-8)
             _x = torch.tensor([0.3, -0.7, 0.2], dtype=torch.float64, requires_grad=True)
@@ -783,6 +813,19 @@ CELLS = [
                 """,
                 ["ex3_visible", "ex3_hidden"],
             ),
+            # Returns a NumPy array (the solve done in NumPy): the right numbers, not a tensor.
+            mistake(
+                """
+                import numpy as np
+
+
+                def newton_step(f, x):
+                    (g,) = torch.autograd.grad(f(x), x)
+                    H = hessian(f, x)
+                    return x.detach().numpy() - np.linalg.solve(H.detach().numpy(), g.numpy())
+                """,
+                ["ex3_visible", "ex3_hidden"],
+            ),
             # Updates x in place: the right point, but the caller's x is moved.
             mistake(
                 """
@@ -846,6 +889,7 @@ CELLS = [
                 _x = torch.randn(_n, dtype=torch.float64, requires_grad=True)
                 _before = _x.tolist()
                 _new = newton_step(_quadratic(_A, _b), _x)
+                check(isinstance(_new, torch.Tensor), f"newton_step should return a tensor, got {type(_new).__name__}")
                 _minimum = _np.linalg.solve(_A.numpy(), _b.numpy()).tolist()
                 check_close(_new, _minimum, f"a quadratic of {_n} variables: one step should reach the minimum", atol=1e-7)
                 check_close(_x, _before, f"a quadratic of {_n} variables: newton_step must not change x")
