@@ -774,6 +774,8 @@ def assign(dst, src) -> None:
     if overlaps_itself(dst):
         raise ValueError("the destination has elements that share one memory location")
     if isinstance(dst, numpy.ndarray) and not dst.flags.writeable:
+        if not dst.size:  # nothing to write (an expanded empty tensor: PyTorch allows it)
+            return
         dst = _writable(dst)
     with on(device_of(dst)):
         dst[...] = src

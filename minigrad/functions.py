@@ -42,6 +42,9 @@ sub_op = Op("SubBackward0", lambda xp, self, other, *, alpha: backend.add_scaled
 # The number is cast first, so an int out of range wraps as in PyTorch (3 - uint8 tensor).
 rsub_op = Op("RsubBackward1", lambda xp, self, *, other: xp.asarray(other).astype(self.dtype) - self,
              self=lambda grad: -grad)
+rsub_tensor_op = Op("RsubBackward0", lambda xp, self, other, *, alpha: backend.add_scaled(other, self, -alpha) if alpha != 1 else other - self,
+                    self=lambda grad, alpha: -grad * alpha if alpha != 1 else -grad,
+                    other=lambda grad: grad)
 # A tensor and a number inside PyTorch's C++ (derivative formulas, composite ops): from Python
 # ``x * 2`` is MulBackward0; ``mul(Tensor, Scalar)`` in C++ is MulBackward1 (and so on).
 add_scalar_op = Op("AddBackward1", lambda xp, self, *, other: self + xp.asarray(other, dtype=self.dtype),
@@ -325,7 +328,7 @@ mean_dim_op = Op("MeanBackward1", lambda xp, self, *, dim, keepdim: _reduced(xp,
 # PyTorch's variance and standard deviation divide by N - correction (N - 1 by default).
 var_op = Op("VarBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim),
             self=lambda grad, self, dim, correction, keepdim: _var_backward(grad, self, dim, correction, keepdim))
-std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: xp.sqrt(_var(xp, self, dim, correction, keepdim)),
+std_op = Op("StdBackward0", lambda xp, self, *, dim, correction, keepdim: _var(xp, self, dim, correction, keepdim, root=True),
             self=lambda grad, self, result, dim, correction, keepdim: _var_backward((grad / mul_scalar_op(result, other=2)).masked_fill_(result == 0, 0), self, dim, correction, keepdim))
 # The rules name ``result`` (unused) so that it is saved, as PyTorch's nodes save it: changing a
 # product in place before backward raises there.
@@ -772,11 +775,20 @@ def _prod(xp, a, dim, keepdim):
     return _reduced(xp, a.prod(axis=dim, keepdims=keepdim, dtype=_accumulated(a)))
 
 
-def _var(xp, a, dim, correction, keepdim):
+def _var(xp, a, dim, correction, keepdim, root=False):
     """Written out rather than NumPy's var: N - correction <= 0 gives inf or nan without NumPy's
-    warning (the public function warns as PyTorch does)."""
-    squares = ((a - _mean(a, dim, True)) ** 2).sum(axis=dim, keepdims=keepdim)
-    return _reduced(xp, xp.asarray(squares / builtins.max(0, _count(a.shape, dim) - correction), dtype=a.dtype))
+    warning (the public function warns as PyTorch does). As in PyTorch's CPU kernels, the squares
+    are summed in a wider type (float32 for float16, float64 for float32, around float32's own
+    mean) and ``root`` (std) is taken before the cast back: the std of float16 [0, 2000] is finite."""
+    if a.dtype == "float16":
+        wide = a.astype("float32")
+        mean = _mean(wide, dim, True)
+    else:
+        wide = a.astype("float64") if a.dtype == "float32" else a
+        mean = _mean(a, dim, True)
+    squares = ((wide - mean) ** 2).sum(axis=dim, keepdims=keepdim)
+    spread = squares / builtins.max(0, _count(a.shape, dim) - correction)
+    return _reduced(xp, xp.asarray(xp.sqrt(spread) if root else spread, dtype=a.dtype))
 
 
 def _logsumexp(xp, a, dim, keepdim):
@@ -1612,7 +1624,7 @@ def _var_mean_backward(grads, self, dim, correction, keepdim, std=None):
             grad_spread = where(std == 0, 0.0, grad_spread / (2 * std))
         out = _var_backward(grad_spread, self, dim, correction, keepdim)
     if grad_mean is not None:
-        part = _unreduce(grad_mean, self.shape, dim, keepdim) / _count(self.shape, dim)
+        part = div_scalar_op(_unreduce(grad_mean, self.shape, dim, keepdim), other=_count(self.shape, dim))  # (DivBackward1)
         out = part if out is None else out + part
     return out
 
@@ -1876,7 +1888,14 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
     if a.shape != b.shape:
         _broadcast_shape(a.shape, b.shape)
     result = op(a, b, dtype=dtype, **params)
-    return result if not b._data.ndim or a._data.flags.c_contiguous else _lay_out_as_torch(result, a, b)
+    if not b._data.ndim or (a._data.flags.c_contiguous and (a.dtype is b.dtype or b._data.flags.c_contiguous)):
+        return result
+    if a._data.flags.c_contiguous and result._data.size:
+        # b, cast inside the op, was made dense in its own order (an expanded b column-major):
+        # NumPy's layout then is not PyTorch's, even after a row-major a
+        result._data = backend.relaid(result._data, backend._iterator_strides(result._data.shape, [a._data, b._data]))
+        return result
+    return _lay_out_as_torch(result, a, b)
 
 
 def _lay_out_as_torch(result: Tensor, *inputs: Tensor) -> Tensor:
@@ -1950,8 +1969,12 @@ def _check_alpha(input, other, alpha) -> None:
 
 def rsub(input: Tensor, other, *, alpha: Number = 1) -> Tensor:
     """``other - alpha * input``."""
-    if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
+    if not isinstance(input, Tensor):  # PyTorch has no overload with a number first
+        raise _invalid_arguments("rsub", input, other)
+    if isinstance(other, Tensor):  # its own node, RsubBackward0 (not SubBackward0)
+        _check_subtraction(input, other)
+        _check_alpha(input, other, alpha)
+        return _binary(rsub_tensor_op, input, other, alpha=alpha)
     _check_subtraction(input, other)
     dtype = _operand_dtype((input, other))
     base = input if alpha == 1 else input * alpha
@@ -2778,8 +2801,7 @@ def std_mean(input: Tensor, dim: int | Sequence[int] | None = None, unbiased: bo
 
 
 def _spread_and_mean(xp, a, *, dim, correction, keepdim, std):
-    spread = _var(xp, a, dim, correction, keepdim)
-    return xp.sqrt(spread) if std else spread, _reduced(xp, xp.asarray(_welford_mean(xp, a, dim, keepdim), dtype=a.dtype))
+    return _var(xp, a, dim, correction, keepdim, root=std), _reduced(xp, xp.asarray(_welford_mean(xp, a, dim, keepdim), dtype=a.dtype))
 
 
 def _welford_mean(xp, a, dim, keepdim):
@@ -2828,18 +2850,20 @@ def _spread(op, name: str, input: Tensor, dim, unbiased, keepdim, correction):
     return op.record((input,), forward, {"dim": dims, "correction": correction, "keepdim": keepdim}, 2)
 
 
-def prod(input: Tensor, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
+def prod(input: Tensor, dim: int | None = _NOT_GIVEN, keepdim: bool = False, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Product of all elements, or along one ``dim`` (integers and bools give int64; ``dtype``
     casts inside the node, as in PyTorch)."""
-    if isinstance(dim, tuple | list):  # one dim only, as in PyTorch
+    if isinstance(dim, tuple | list) or dim is None:  # one dim only, and a None given is refused, as in PyTorch
         raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
-    if dim is None:
+    if dim is _NOT_GIVEN:
         return _in_dtype(prod_op(input, dtype=dtype), dtype, input)
     return _in_dtype(prod_dim_op(input, dim=_wrap_dim(dim, input.ndim), keepdim=keepdim, dtype=dtype), dtype, input)
 
 
 def cumsum(input: Tensor, dim: int, *, dtype: dtypes.dtype | None = None) -> Tensor:
     """Running sums along ``dim`` (integers and bools give int64; ``dtype`` casts inside the node)."""
+    if dtype is dtypes.bool and input.ndim and input.numel():  # PyTorch's kernel has no bool version (0-d, empty: not run)
+        raise _no_kernel(f"cumsum_out_{input.device.type}")
     return _in_dtype(cumsum_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype), dtype, input)
 
 
@@ -2850,6 +2874,8 @@ def cumprod(input: Tensor, dim: int, *, dtype: dtypes.dtype | None = None) -> Te
     >>> torch.cumprod(torch.tensor([1.0, 2.0, 0.0, 4.0]), 0)
     tensor([1., 2., 0., 0.])
     """
+    if dtype is dtypes.bool and input.ndim and input.numel():  # PyTorch's kernel has no bool version (0-d, empty: not run)
+        raise _no_kernel(f"cumprod_out_{input.device.type}")
     return _in_dtype(cumprod_op(input, dim=_wrap_dim(dim, input.ndim), dtype=dtype), dtype, input)
 
 
@@ -2900,6 +2926,11 @@ def logcumsumexp(input: Tensor, dim: int) -> Tensor:
 
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
+    if dim is None:  # the dims must be given (an empty list: all of them)
+        raise TypeError("logsumexp(): argument 'dim' must be tuple of ints, not NoneType")
+    if isinstance(dim, tuple | list) and not dim and input.numel() and input.ndim and not keepdim:
+        # PyTorch adds the kept maxima (all dims kept) into a 0-d result, and refuses
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}")
     return logsumexp_op(input, dim=_dims(_all_if_empty(dim), input.ndim), keepdim=keepdim, dtype=_floating(input))
 
 
@@ -3119,7 +3150,7 @@ def _check_nonempty_dim(input: Tensor, dim: int | None, name: str) -> None:
 return_types_median, return_types_nanmedian = _return_type("median"), _return_type("nanmedian")
 
 
-def median(input: Tensor, dim: int | None = None, keepdim: bool = False):
+def median(input: Tensor, dim: int | None = _NOT_GIVEN, keepdim: bool = False):
     """The lower median of all elements (the smaller middle value of an even count; NaN where
     there is one); with ``dim``, ``(values, indices)`` along it.
 
@@ -3130,15 +3161,18 @@ def median(input: Tensor, dim: int | None = None, keepdim: bool = False):
     return _median_of(input, dim, keepdim, "median", median_op, median_dim_op, return_types_median)
 
 
-def nanmedian(input: Tensor, dim: int | None = None, keepdim: bool = False):
+def nanmedian(input: Tensor, dim: int | None = _NOT_GIVEN, keepdim: bool = False):
     """:func:`median` leaving out NaN (which it gives only where every element is NaN)."""
     return _median_of(input, dim, keepdim, "nanmedian", nanmedian_op, nanmedian_dim_op, return_types_nanmedian)
 
 
 def _median_of(input: Tensor, dim, keepdim, name, full_op, dim_op, result_type):
     # PyTorch's kernels and messages are median's for nanmedian too; with no dim, an empty bool
-    # tensor gets its median (True) before the dtype is checked.
+    # tensor gets its median (True) before the dtype is checked. Only a dim left out means all
+    # elements: a None given is refused, as in PyTorch.
     if dim is None:
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    if dim is _NOT_GIVEN:
         if input.dtype is dtypes.bool and input.numel():
             raise _no_kernel(f"median_{input.device.type}")
         return full_op(input)
@@ -3300,6 +3334,7 @@ def softmax(input: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> Tenso
     """``exp(x) / exp(x).sum(dim)``, computed stably."""
     x = input if dtype is None else input.to(dtype)
     if not x.numel() and not x.dtype.is_floating_point:
+        _wrap_dim(dim, x.ndim)  # (the dim is still checked)
         return x.clone()  # no kernel runs on nothing: PyTorch gives an empty tensor of x's dtype
     return softmax_op(x, dim=_softmax_dim(x, dim, "softmax"))
 
@@ -3308,6 +3343,7 @@ def log_softmax(input: Tensor, dim: int, dtype: dtypes.dtype | None = None) -> T
     """``log(softmax(x, dim))``, computed stably."""
     x = input if dtype is None else input.to(dtype)
     if not x.numel() and not x.dtype.is_floating_point:
+        _wrap_dim(dim, x.ndim)  # (the dim is still checked)
         return x.clone()
     return log_softmax_op(x, dim=_softmax_dim(x, dim, "log_softmax"))
 
@@ -3709,10 +3745,10 @@ def tensordot(a: Tensor, b: Tensor, dims=2) -> Tensor:
     contracted = 1
     for da, db in zip(dims_a, dims_b):
         sa, sb = a.shape[_wrap_dim(da, a.ndim)], b.shape[_wrap_dim(db, b.ndim)]
-        if sb == 1:  # a broadcast dim is summed right away
-            a = a.sum(da, keepdim=True)
+        if sb == 1:  # a broadcast dim is summed right away (in its dtype: an int16 sum stays int16)
+            a = a.sum(da, keepdim=True, dtype=a.dtype)
         elif sa == 1:
-            b = b.sum(db, keepdim=True)
+            b = b.sum(db, keepdim=True, dtype=b.dtype)
         elif sa != sb:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {sa} in dim {da} and second has size {sb} in dim {db}"
@@ -3751,6 +3787,8 @@ def _shape_args(shape) -> tuple:
 
 def reshape(input: Tensor, *shape) -> Tensor:
     """The same elements in a new shape (a view when possible, a copy otherwise)."""
+    if not shape:  # (a 0-d shape is given as ())
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
     shape = _infer_shape(_shape_args(shape), input.numel())
     if input.numel() == 0 or backend.shares_memory(input._data.reshape(shape), input._data):
         # A view either way; PyTorch names it apart when the input is not contiguous.
@@ -3760,6 +3798,8 @@ def reshape(input: Tensor, *shape) -> Tensor:
 
 def view(input: Tensor, *shape) -> Tensor:
     """The same storage seen in a new shape; fails when the layout does not allow it."""
+    if not shape:  # (a 0-d shape is given as ())
+        raise _invalid_arguments("view")
     if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
         raise NotImplementedError("view(dtype) is not supported by minigrad; use .to(dtype)")
     return view_op(input, shape=_infer_shape(_shape_args(shape), input.numel()))

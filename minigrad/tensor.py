@@ -979,6 +979,8 @@ class Tensor:
         tensor([[1, 2, 1, 2],
                 [1, 2, 1, 2]])
         """
+        if not sizes:  # (no repeats at all is no overload; x.repeat(()) of a 0-d x is one)
+            raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
         return F._repeat(self, *sizes)
 
     def tile(self, *dims) -> Tensor:
@@ -986,13 +988,17 @@ class Tensor:
         return F.tile(self, F._shape_args(dims))
 
     def scatter_(self, dim: int, index: Tensor, src=None, *, value=None, reduce: str | None = None) -> Tensor:
-        return self._apply_inplace(lambda s: F.scatter(s, dim, index, src, value=value, reduce=reduce), (src,))
+        return self._apply_inplace(
+            lambda s: self._unshared(src, F.scatter(s, dim, index, src, value=value, reduce=reduce)), (src,)
+        )
 
     def scatter_add_(self, dim: int, index: Tensor, src: Tensor) -> Tensor:
-        return self._apply_inplace(lambda s: F.scatter_add(s, dim, index, src), (src,))
+        return self._apply_inplace(lambda s: self._unshared(src, F.scatter_add(s, dim, index, src)), (src,))
 
     def index_add_(self, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
-        return self._apply_inplace(lambda s: F.index_add(s, dim, index, source, alpha=alpha), (source,))
+        return self._apply_inplace(
+            lambda s: self._unshared(source, F.index_add(s, dim, index, source, alpha=alpha)), (source,)
+        )
 
     def index_fill_(self, dim: int, index: Tensor, value) -> Tensor:
         return self._apply_inplace(
@@ -1000,33 +1006,44 @@ class Tensor:
         )
 
     def index_copy_(self, dim: int, index: Tensor, source: Tensor) -> Tensor:
-        return self._apply_inplace(lambda s: F.index_copy(s, dim, index, source), (source,))
+        return self._apply_inplace(lambda s: self._unshared(source, F.index_copy(s, dim, index, source)), (source,))
 
     # --- the scatter family ---
     def scatter_reduce_(
         self, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: builtins.bool = True
     ) -> Tensor:
         return self._apply_inplace(
-            lambda s: F.scatter_reduce(s, dim, index, src, reduce, include_self=include_self), (src,)
+            lambda s: self._unshared(src, F.scatter_reduce(s, dim, index, src, reduce, include_self=include_self)),
+            (src,),
         )
 
     def index_reduce_(
         self, dim: int, index: Tensor, source: Tensor, reduce: str, *, include_self: builtins.bool = True
     ) -> Tensor:
         return self._apply_inplace(
-            lambda s: F.index_reduce(s, dim, index, source, reduce, include_self=include_self), (source,)
+            lambda s: self._unshared(source, F.index_reduce(s, dim, index, source, reduce, include_self=include_self)),
+            (source,),
         )
 
     def index_put_(self, indices, values: Tensor, accumulate: builtins.bool = False) -> Tensor:
         # (accumulate=True on an expanded tensor adds once per alias in PyTorch: refused here)
         expanded = None if accumulate else "index_put_"
-        return self._apply_inplace(lambda s: F._index_put(s, indices, values, accumulate), (values,), expanded=expanded)
+        return self._apply_inplace(
+            lambda s: self._unshared(values, F._index_put(s, indices, values, accumulate)), (values,), expanded=expanded
+        )
+
+    def _unshared(self, operand, result: Tensor) -> Tensor:
+        """``result``, unless ``operand`` shares memory with this tensor: the scatter and index ops
+        refuse even a full overlap (``x.scatter_(0, i, x)``) after their argument checks, as PyTorch."""
+        if isinstance(operand, Tensor) and backend.overlap(self._data, operand._data):
+            raise RuntimeError(_OVERLAP_MESSAGE)
+        return result
 
     def masked_scatter_(self, mask: Tensor, source: Tensor) -> Tensor:
         return self._apply_inplace(lambda s: F._masked_scatter(s, mask, source, in_place=True), (source,))
 
     def put_(self, index: Tensor, source: Tensor, accumulate: builtins.bool = False) -> Tensor:
-        return self._apply_inplace(lambda s: F.put(s, index, source, accumulate), (source,))
+        return self._apply_inplace(lambda s: self._unshared(source, F.put(s, index, source, accumulate)), (source,))
 
     def fill_diagonal_(self, fill_value, wrap: builtins.bool = False) -> Tensor:
         """Write ``fill_value`` on the main diagonal in place (every ``columns + 1`` rows of a tall

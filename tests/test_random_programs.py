@@ -11,7 +11,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from oracle import Oracle, values  # noqa: E402
+from oracle import Oracle, same_error, values  # noqa: E402
 
 
 def _name(node) -> str | None:
@@ -248,5 +248,190 @@ def test_writes_that_index_into_an_expanded_gradient(write):
         with pytest.warns(UserWarning, match="on expanded tensors is deprecated"):
             write(g, lib)
         return g, g.stride()
+
+    same(run)
+
+
+# --- a second round: dtype promotion, reductions over dim lists and empty tensors, grad bookkeeping ---
+
+
+@pytest.mark.parametrize(
+    ("data", "dtype", "reduce"),
+    [
+        ([0.0, 2000.0], "float16", lambda lib, x: x.std()),  # the variance overflows float16, its root does not
+        ([[1.5, 2.25, 7.0], [0.1, -1.66, 3.0]], "float16", lambda lib, x: x.var(1)),  # rounded once, not twice
+        ([[1.0, 2000.0], [0.5, 3.0]], "float16", lambda lib, x: list(lib.std_mean(x, 1))),
+        ([1e31, -1e31, 5e30], "float32", lambda lib, x: x.std()),  # squares beyond float32, summed in float64
+    ],
+)
+def test_std_and_var_sum_their_squares_in_a_wider_type(data, dtype, reduce):
+    # PyTorch's CPU kernels sum float16 squares in float32 and float32 squares in float64 (around
+    # the float32 mean), and take std's square root before the cast back: exact results.
+    def run(lib):
+        out = reduce(lib, lib.tensor(data, dtype=getattr(lib, dtype)))
+        return [t.tolist() for t in out] if isinstance(out, list) else out.tolist()
+
+    same(run)
+
+
+@pytest.mark.parametrize(
+    "product",
+    [
+        lambda lib: lib.tensordot(lib.tensor([7], dtype=lib.int16), lib.tensor([3], dtype=lib.int16), dims=1),
+        lambda lib: lib.inner(lib.tensor([[100]], dtype=lib.int32), lib.tensor([[3]], dtype=lib.int32)),
+        lambda lib: lib.tensordot(lib.tensor([3], dtype=lib.uint8), lib.tensor([200], dtype=lib.uint8), dims=1),
+    ],
+    ids=["int16", "int32", "uint8"],
+)
+def test_tensordot_over_a_dim_of_one_keeps_a_small_integer_dtype(product):
+    same(product)
+
+
+def test_rsub_of_two_tensors_is_its_own_node_and_a_number_first_is_refused():
+    def run(lib):
+        x = lib.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+        y = lib.tensor([[4.0], [5.0]], requires_grad=True)
+        z = lib.rsub(x, y, alpha=2)
+        z.sum().backward()
+        return z, x.grad, y.grad, lib.rsub(x, lib.tensor(2.0))
+
+    same(run)
+    same_error(lambda lib: lib.rsub(2, lib.ones(2)), "rsub()", "invalid combination of arguments")
+
+
+@pytest.mark.parametrize(
+    ("call", "words"),
+    [
+        (lambda x: x.prod(None), ("prod()", "NoneType")),
+        (lambda x: x.median(None), ("median()", "'dim'", "NoneType")),
+        (lambda x: x.nanmedian(dim=None), ("'dim'", "NoneType")),
+        (lambda x: x.logsumexp(None), ("logsumexp()", "tuple of ints", "NoneType")),
+    ],
+    ids=["prod", "median", "nanmedian", "logsumexp"],
+)
+def test_a_dim_given_as_none_is_refused_where_pytorch_has_no_such_overload(call, words):
+    same_error(lambda lib: call(lib.ones(2, 3)), *words)
+    same(lambda lib: [lib.ones(2, 3).prod(), lib.ones(2, 3).median(), lib.ones(2, 3).logsumexp([], keepdim=True)])
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_a_running_sum_or_product_into_bool_has_no_kernel(name):
+    same_error(lambda lib: getattr(lib.tensor([1, 2]), name)(0, dtype=lib.bool), f'"{name}_out_cpu" not implemented')
+    # on a 0-d or an empty tensor no kernel runs
+    same(lambda lib: [getattr(t, name)(0, dtype=lib.bool) for t in (lib.tensor(5), lib.zeros(0, 2))])
+
+
+def test_logsumexp_over_an_empty_list_of_dims_fails_as_in_pytorch():
+    # PyTorch reduces every dim but adds the maxima kept with all dims: a shape mismatch
+    same_error(
+        lambda lib: lib.ones(2, 3).logsumexp([]), "output with shape [] doesn't match the broadcast shape [1, 1]"
+    )
+    same(
+        lambda lib: [
+            lib.ones(2, 3).logsumexp([], keepdim=True),
+            lib.tensor(2.0).logsumexp([]),
+            lib.ones(0, 3).logsumexp(()),
+        ]
+    )
+
+
+def test_softmax_of_an_empty_integer_tensor_still_checks_its_dim():
+    same_error(lambda lib: lib.zeros(0, 3, dtype=lib.int8).softmax((0, 1)), "softmax()", "must be int, not tuple")
+    same_error(lambda lib: lib.zeros(0, 3, dtype=lib.int8).log_softmax(2), "Dimension out of range")
+
+
+def test_an_in_place_op_on_an_expanded_empty_tensor_writes_nothing():
+    def run(lib):
+        e = lib.zeros(0, 3).expand(1, 0, 3)
+        return e.mul_(lib.ones(3)), e.add_(1), e.copy_(lib.ones(3))
+
+    same(run)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda x, lib: x.scatter_(0, lib.tensor([0, 0, 1]), x.detach()),
+        lambda x, lib: x.scatter_add_(0, lib.tensor([0, 0, 1]), x),
+        lambda x, lib: x.scatter_reduce_(0, lib.tensor([0, 0, 1]), x, "sum"),
+        lambda x, lib: x.index_add_(0, lib.tensor([0, 1, 2]), x),
+        lambda x, lib: x.index_copy_(0, lib.tensor([2, 1, 0]), x),
+        lambda x, lib: x.index_reduce_(0, lib.tensor([0, 1, 2]), x, "prod"),
+        lambda x, lib: x.index_put_((lib.tensor([0, 1, 2]),), x),
+        lambda x, lib: x.put_(lib.tensor([2, 1, 0]), x),
+    ],
+    ids=[
+        "scatter_",
+        "scatter_add_",
+        "scatter_reduce_",
+        "index_add_",
+        "index_copy_",
+        "index_reduce_",
+        "index_put_",
+        "put_",
+    ],
+)
+def test_scatter_and_index_writes_refuse_a_source_that_is_the_target(write):
+    # a full overlap too (not only a partial one, as elementwise in-place ops refuse)
+    def run(lib):
+        x = lib.tensor([1.0, 2.0, 3.0])
+        with pytest.raises(RuntimeError, match="refer to a single memory location"):
+            write(x, lib)
+        return x, x._version
+
+    same(run)
+
+
+def test_the_mean_part_of_var_mean_backward_divides_by_a_number():
+    # PyTorch's formula divides by the count in C++ (DivBackward1), as mean's does
+    def run(lib):
+        x = lib.tensor([0.898, -1.137, -0.829], requires_grad=True)
+        m = lib.var_mean(x, None, keepdim=True)[1]
+        (g,) = lib.autograd.grad((lib.tensor([1.0, 2.0]) / m).sum(), x, create_graph=True)
+        return g
+
+    same(run)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda x: x.view(), lambda x: x.reshape(), lambda x: x.repeat(), lambda x: x.view(*x.shape)],
+    ids=["view", "reshape", "repeat", "view-of-no-dims"],
+)
+def test_a_shape_left_out_is_refused(call):
+    same_error(lambda lib: call(lib.tensor(2.0)), "()")
+    same(lambda lib: [lib.tensor(2.0).view(()), lib.tensor(2.0).reshape([]), lib.tensor(2.0).repeat(())])
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda lib: lib.arange(24.0).reshape(2, 3, 4).transpose(0, 2),
+        lambda lib: lib.arange(6.0).reshape(2, 3).t(),
+        lambda lib: lib.ones(3, 4)[:, ::2],
+    ],
+    ids=["transposed", "t", "with-gaps"],
+)
+def test_a_gradient_made_with_create_graph_follows_the_layout_contract(make):
+    # PyTorch copies it into an empty tensor laid out as the leaf (CopyBackwards), or clones it
+    # row-major where the leaf has gaps (CloneBackward0); the gradient that arrives is row-major
+    def run(lib):
+        x = make(lib).detach().requires_grad_()
+        y = x.contiguous()
+        (y * y).sum().backward(create_graph=True)
+        return x.grad.detach(), x.grad.stride(), x.grad.grad_fn.name().replace("torch::autograd::", "")
+
+    same(run)
+
+
+@pytest.mark.parametrize(("left", "right"), [("int64", "int8"), ("float32", "int64")])
+def test_a_mixed_dtype_product_with_an_expanded_operand_is_row_major(left, right):
+    # the expanded operand is cast inside the op: its cast is dense, column-major, yet PyTorch's
+    # layout follows the operands as given
+    def run(lib):
+        a = lib.tensor([[3], [-3]], dtype=getattr(lib, left))
+        b = lib.tensor([100, 0, -2], dtype=getattr(lib, right)).expand(2, 3)
+        return a * b, (a * b).stride(), lib.add(a, b).stride()
 
     same(run)

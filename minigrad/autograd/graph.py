@@ -191,9 +191,14 @@ class AccumulateGrad(Node):
             # otherwise copy, so that later in-place work on leaf.grad cannot touch another
             # tensor. The references expected: the engine's list, `new`, getrefcount's argument.
             if create_graph:  # a copy, which records CopyBackwards when the gradient has a graph
-                from ..functions import copy_op
+                from ..functions import contiguous_op, copy_op
 
-                leaf._grad = copy_op(leaf.detach(), new)
+                # into an empty tensor laid out as the leaf, as PyTorch
+                if backend.dense(leaf._data) or not leaf._data.size:
+                    leaf._grad = copy_op(leaf.detach(), new)
+                    leaf._grad._data = backend.clone(leaf._grad._data, _grad_strides(leaf))
+                else:  # a leaf with gaps: PyTorch's row-major clone (CloneBackward0)
+                    leaf._grad = contiguous_op(new)
             elif _STEALS and sys.getrefcount(new) <= 3 and _unshared(new) and _obeys_layout(new, leaf):
                 leaf._grad = type(new)._make(new._data)  # detached, and not a view
                 leaf._grad._version_counter = new._version_counter  # the same tensor, to PyTorch
