@@ -442,7 +442,7 @@ linalg_cross_op = Op("LinalgCrossBackward0", lambda xp, self, other, *, dim: xp.
 # Shape ops: the gradient is reshaped, transposed or re-expanded back.
 view_op = Op("ViewBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
              view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
-reshape_alias_op = Op("ReshapeAliasBackward0", lambda xp, self, *, shape: self.reshape(shape),
+reshape_alias_op = Op("ReshapeAliasBackward0", lambda xp, self, *, shape: _view(xp, self, shape),
                      view=True, self=lambda grad, self_shape: grad.reshape(self_shape))
 squeeze_inplace_op = Op("SqueezeBackward4", lambda xp, self, *, dims: xp.squeeze(self, dims),  # squeeze_(dims)
                         self=lambda grad, self_shape: grad.reshape(self_shape))
@@ -456,13 +456,13 @@ transpose_op = Op("TransposeBackward0", lambda xp, self, *, dim0, dim1: xp.swapa
                   view=True, self=lambda grad, dim0, dim1: grad.transpose(dim0, dim1))
 permute_op = Op("PermuteBackward0", lambda xp, self, *, dims: xp.transpose(self, dims),
                 view=True, self=lambda grad, dims: grad.permute(_inverse_permutation(dims)))
-squeeze_op = Op("SqueezeBackward0", lambda xp, self: self.reshape([s for s in self.shape if s != 1]),
+squeeze_op = Op("SqueezeBackward0", lambda xp, self: xp.squeeze(self),  # (the other dims keep their strides)
                 view=True, self=lambda grad, self_shape: _unsqueeze_to(grad, self_shape, range(len(self_shape))))
 squeeze_dim_op = Op("SqueezeBackward1", lambda xp, self, *, dim: xp.squeeze(self, dim) if self.ndim and self.shape[dim] == 1 else self[...],
                     view=True, self=lambda grad, self_shape, dim: _unsqueeze_to(grad, self_shape, (dim,)))
 squeeze_dims_op = Op("SqueezeBackward2", lambda xp, self, *, dims: xp.squeeze(self, tuple(d for d in dims if self.shape[d] == 1)),
                      view=True, self=lambda grad, self_shape, dims: _unsqueeze_to(grad, self_shape, dims))
-unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: xp.expand_dims(self, dim),
+unsqueeze_op = Op("UnsqueezeBackward0", lambda xp, self, *, dim: _unsqueezed(xp, self, dim),
                   view=True, self=lambda grad, dim: grad.squeeze(dim))
 expand_op = Op("ExpandBackward0", lambda xp, self, *, shape: _expanded(xp, self, shape),
                view=True, self=lambda grad, self_shape: _sum_to(grad, self_shape))
@@ -482,7 +482,7 @@ rot90_op = Op("Rot90Backward0", lambda xp, self, *, k, dims: _rot90(xp, self, k,
 # (select's trailing ... makes NumPy return a 0-d view where it would return a copied number.)
 select_op = Op("SelectBackward0", lambda xp, self, *, key: self[key + (...,)],
                view=True, self=lambda grad, self_shape, key: select_backward_op(grad, shape=self_shape, key=key))
-slice_op = Op("SliceBackward0", lambda xp, self, *, key: self[key],
+slice_op = Op("SliceBackward0", lambda xp, self, *, key: _sliced(self, key),
               view=True, self=lambda grad, self_shape, key: slice_backward_op(grad, shape=self_shape, key=key))
 index_op = Op("IndexBackward0", lambda xp, self, *, key: _index_read(xp, self, key),
               self=lambda grad, self_shape, key: embed(grad, shape=self_shape, key=key))
@@ -763,8 +763,12 @@ def _accumulated(a):
 
 def _reduced(xp, out):
     """A reduction's result as an array laid out row-major, as PyTorch lays out every reduction's
-    result (NumPy's follows a permuted or expanded input's layout); a NumPy scalar becomes 0-d."""
-    return _row_major(xp, xp.asarray(out))
+    result (NumPy's follows a permuted or expanded input's layout), also along kept dims of size 1;
+    a NumPy scalar becomes 0-d."""
+    out = _row_major(xp, xp.asarray(out))
+    if 1 in out.shape:  # NumPy's contiguity ignores the strides there; reshaped, they are row-major's
+        return out.reshape(-1).reshape(out.shape) if out.ndim > 1 else out.reshape(()).reshape(1)
+    return out
 
 
 def _sum(xp, a, dim, keepdim):
@@ -1065,7 +1069,7 @@ def _take_view(xp, a, steps):
     for op, params, _ in steps:
         # view() refuses layouts it cannot view; a gradient replayed here may have one, and a
         # copy is fine for it (the base the view was taken from always allows the view).
-        a = a.reshape(params["shape"]) if op is view_op else op.forward(xp, a, **params)
+        a = a.reshape(params["shape"]) if op is view_op or op is reshape_alias_op else op.forward(xp, a, **params)
     return a
 
 
@@ -1122,7 +1126,35 @@ def _view(xp, a, shape):
             "view size is not compatible with input tensor's size and stride (at least one "
             "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
         )
+    if 1 in shape or 1 in a.shape or not out.size:  # NumPy strides dims of size 1 (and empty views) its own way
+        if out.size and a.flags.c_contiguous and a.ndim and a.strides[-1] == a.itemsize and out.shape != a.shape:
+            return out  # one block, a new shape: row-major strides, NumPy's and PyTorch's alike
+        strides = _view_strides(a.shape, a.strides, shape, a.itemsize)
+        return out if out.strides == strides else backend.restrided(out, strides)
     return out
+
+
+def _unsqueezed(xp, a, dim):
+    """``a`` with a new dim of size 1 at ``dim``, strided as PyTorch's unsqueeze: the next dim's
+    size times its stride (1 at the end); NumPy's ``expand_dims`` also restrides the dims of size 1
+    that ``a`` has."""
+    shape, strides = a.shape, a.strides
+    out = a.reshape(shape[:dim] + (1,) + shape[dim:])
+    strides = strides[:dim] + (shape[dim] * strides[dim] if dim < len(shape) else a.itemsize,) + strides[dim:]
+    return out if out.strides == strides else backend.restrided(out, strides)
+
+
+def _sliced(a, key):
+    """``a[key]`` (ints and slices), strided as PyTorch slices: the input's stride times the step
+    also along a dim left empty (NumPy drops the step there)."""
+    out = a[key]
+    if out.size:
+        return out
+    strides = list(out.strides)
+    for i, k in enumerate(key):
+        if isinstance(k, slice) and k.step not in (None, 1) and not out.shape[i]:
+            strides[i] = a.strides[i] * k.step
+    return backend.restrided(out, tuple(strides))
 
 
 def _embed(xp, values, shape, key):
@@ -1188,11 +1220,16 @@ def _index_strides(a, key: tuple, shape: tuple) -> tuple:
     return backend.iterator_strides_of(shape, operands)
 
 
-def _view_strides(shape, strides, new_shape) -> list:
+def _view_strides(shape, strides, new_shape, unit: int = 1) -> tuple:
     """The strides PyTorch's ``view`` gives a tensor of ``shape`` and ``strides`` seen as
-    ``new_shape`` (its ``computeStride``; here only 1s are added, so the view always exists)."""
+    ``new_shape`` (its ``computeStride``, for a view that exists), in elements, or in bytes where
+    ``unit`` is the element's size."""
     if not shape:
-        return [1] * len(new_shape)
+        return (unit,) * len(new_shape)
+    if 0 in shape:  # no elements: the strides kept, or a new tensor's (sizes 0 counted as 1)
+        if tuple(shape) == tuple(new_shape):
+            return tuple(strides)
+        return tuple(s * unit for s in backend.row_major_strides(new_shape))
     out = [0] * len(new_shape)
     view_d = len(new_shape) - 1
     base, tensor_numel, view_numel = strides[-1], 1, 1
@@ -1205,7 +1242,7 @@ def _view_strides(shape, strides, new_shape) -> list:
                 view_d -= 1
             if d > 0:
                 base, tensor_numel, view_numel = strides[d - 1], 1, 1
-    return out
+    return tuple(out)
 
 
 def _torch_clone(a):
@@ -6867,7 +6904,7 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
     dims only the left has, columns those only the right has (the two swapped when that puts the
     product's dims in order)."""
     if not sum_dims:
-        return mul(left, right)
+        return _outer_product(left, right)
     lro, lo, ro = [], [], []
     for d in range(left.ndim):
         if d not in sum_dims:
@@ -6883,6 +6920,16 @@ def _sumproduct_pair(left: Tensor, right: Tensor, sum_dims: list[int]) -> Tensor
     left = reshape(permute_op(left, dims=tuple(layout)), (lro_size, lo_size, sum_size))
     right = reshape(permute_op(right, dims=tuple(lro + sum_dims + ro + lo)), (lro_size, sum_size, ro_size))
     return permute_op(view(bmm(left, right), tuple(out_size)), dims=_inverse_permutation(layout))
+
+
+def _outer_product(left: Tensor, right: Tensor) -> Tensor:
+    """``left * right`` for two aligned tensors, laid out as PyTorch's mul lays it out: its
+    TensorIterator orders the dims by the inputs' strides, also those of dims of size 1 in the
+    result (which mul's own layout, as NumPy's, ignores)."""
+    result = mul(left, right)
+    if result._data.size:  # (replaced before anyone but its node has seen it, as _lay_out_as_torch does)
+        result._data = backend.relaid(result._data, backend._iterator_strides(result.shape, [left._data, right._data]))
+    return result
 
 
 # ----------------------------------------------------------------------------------------------
