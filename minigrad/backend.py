@@ -599,9 +599,14 @@ def elementwise_layout(out, inputs):
     is PyTorch's already; this quick test is all the common case pays."""
     if inputs[0].flags.c_contiguous and (len(inputs) <= 2 or all(a.flags.c_contiguous for a in inputs)):
         return out
-    if not out.size:
-        return out
-    return relaid(out, _iterator_strides(out.shape, inputs))
+    return iterator_layout(out, inputs)
+
+
+def iterator_layout(out, inputs):
+    """``out`` laid out with the strides PyTorch's TensorIterator gives the result of an
+    elementwise operation on the arrays ``inputs`` (without :func:`elementwise_layout`'s quick
+    test): itself when it already is, else a copy."""
+    return relaid(out, _iterator_strides(out.shape, inputs)) if out.size else out
 
 
 def _iterator_strides(shape, inputs) -> tuple[int, ...]:
@@ -786,14 +791,9 @@ def restrided(array, strides: tuple):
     dimensions of size 1); a view of the same memory, read-only when ``array`` is."""
     if not isinstance(array, numpy.ndarray) or not array.size:  # (no memory to find the owner of)
         return xp(device_of(array)).lib.stride_tricks.as_strided(array, array.shape, strides)
-    root = array
-    while isinstance(root.base, numpy.ndarray):  # (so that _writable finds the owner again)
-        root = root.base
-    memory = _memory_of(root)
-    if memory is None:  # (an owner with gaps: NumPy's own strided view)
+    out = _from_owner(array, strides)  # (so that _writable finds the owner again)
+    if out is None:  # (an owner with gaps: NumPy's own strided view)
         return numpy.lib.stride_tricks.as_strided(array, array.shape, strides)
-    offset = _address(array) - _address(memory)
-    out = numpy.ndarray(array.shape, array.dtype, buffer=memory, offset=offset, strides=strides)
     out.flags.writeable = array.flags.writeable
     return out
 
@@ -813,14 +813,24 @@ def _writable(view):
     """``view`` made writable when it is part of an ``expand``ed array whose own elements are
     distinct (``e[0]`` of ``e = y.expand(2, 3)``): NumPy marks every view of a broadcast read-only,
     PyTorch writes into such a part. The same memory, seen from the array that owns it."""
-    root = view
-    while isinstance(root.base, numpy.ndarray):
-        root = root.base
-    memory = _memory_of(root)
-    if not root.flags.writeable or memory is None:
+    out = _from_owner(view, view.strides)
+    if out is None or not out.flags.writeable:
         return view  # really read-only: the write raises
-    offset = _address(view) - _address(memory)
-    return numpy.ndarray(view.shape, view.dtype, buffer=memory, offset=offset, strides=view.strides)
+    return out
+
+
+def _from_owner(array, strides: tuple):
+    """The elements of ``array`` (a NumPy array) seen with byte ``strides`` straight from the
+    array that owns their memory, not through the views between (a broadcast view is read-only);
+    None where that memory is not one block."""
+    owner = array
+    while isinstance(owner.base, numpy.ndarray):
+        owner = owner.base
+    memory = _memory_of(owner)
+    if memory is None:
+        return None
+    offset = _address(array) - _address(memory)
+    return numpy.ndarray(array.shape, array.dtype, buffer=memory, offset=offset, strides=strides)
 
 
 def _memory_of(owner):

@@ -1927,21 +1927,21 @@ def _binary(op: Op, a, b, float_result: bool = False, **params) -> Tensor:
     result = op(a, b, dtype=dtype, **params)
     if not b._data.ndim or (a._data.flags.c_contiguous and (a.dtype is b.dtype or b._data.flags.c_contiguous)):
         return result
-    if a._data.flags.c_contiguous and result._data.size:
-        # b, cast inside the op, was made dense in its own order (an expanded b column-major):
-        # NumPy's layout then is not PyTorch's, even after a row-major a
-        result._data = backend.relaid(result._data, backend._iterator_strides(result._data.shape, [a._data, b._data]))
-        return result
-    return _lay_out_as_torch(result, a, b)
+    # (b, cast inside the op, was made dense in its own order, an expanded b column-major:
+    # NumPy's layout then is not PyTorch's, even after a row-major a)
+    return _lay_out_as_torch(result, a, b, always=a._data.flags.c_contiguous)
 
 
-def _lay_out_as_torch(result: Tensor, *inputs: Tensor) -> Tensor:
+def _lay_out_as_torch(result: Tensor, *inputs: Tensor, always: bool = False) -> Tensor:
     """``result``, just made by an elementwise op on ``inputs``, laid out as PyTorch lays it out
     (``x.t() + y`` as ``x.t()``, where NumPy's result is row-major; see
     ``backend.elementwise_layout``). ``_binary`` skips it when the first input is row-major or
     the second is 0-d: NumPy's layout is PyTorch's then (checking costs the hot path). The array is replaced, if at all, before anyone but the result's
-    node has seen it (a saved result keeps the same values in NumPy's layout)."""
-    result._data = backend.elementwise_layout(result._data, [t._data for t in inputs])
+    node has seen it (a saved result keeps the same values in NumPy's layout). ``always`` skips
+    the quick test, for the results whose layout NumPy gets wrong even after a row-major input."""
+    arrays = [t._data for t in inputs]
+    layout = backend.iterator_layout if always else backend.elementwise_layout
+    result._data = layout(result._data, arrays)
     return result
 
 
@@ -6926,10 +6926,7 @@ def _outer_product(left: Tensor, right: Tensor) -> Tensor:
     """``left * right`` for two aligned tensors, laid out as PyTorch's mul lays it out: its
     TensorIterator orders the dims by the inputs' strides, also those of dims of size 1 in the
     result (which mul's own layout, as NumPy's, ignores)."""
-    result = mul(left, right)
-    if result._data.size:  # (replaced before anyone but its node has seen it, as _lay_out_as_torch does)
-        result._data = backend.relaid(result._data, backend._iterator_strides(result.shape, [left._data, right._data]))
-    return result
+    return _lay_out_as_torch(mul(left, right), left, right, always=True)
 
 
 # ----------------------------------------------------------------------------------------------
